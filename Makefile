@@ -1,0 +1,80 @@
+# rootbench: capacity benchmarks for DNS root-server instances.
+#
+# Top-level build. Each component keeps its own rules in a fragment
+# (<dir>/*.mk) that this file includes; a fragment registers its
+# programs with $(call c_program,...) and its unit tests with
+# $(call c_unit_test,...). See docs/development.md.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+            -fno-sanitize-recover=undefined
+LDFLAGS  ?=
+
+PROGRAMS      :=
+SAN_PROGRAMS  :=
+UNIT_TESTS    :=
+CLEAN_FILES   :=
+
+# Tools every experiment needs; a target that misses one stops with a
+# clear message (scripts/lib/common.sh: need_tools) before doing anything.
+export RB_TOP := $(CURDIR)
+
+# $(call c_program,PATH,SOURCES,LIBS): PATH and PATH-san (ASan/UBSan).
+define c_program
+$(1): $(patsubst %.c,%.o,$(2))
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $(3)
+$(1)-san: $(patsubst %.c,%.san.o,$(2))
+	$$(CC) $$(SANFLAGS) $$(LDFLAGS) -o $$@ $$^ $(3)
+PROGRAMS     += $(1)
+SAN_PROGRAMS += $(1)-san
+CLEAN_FILES  += $(1) $(1)-san $(patsubst %.c,%.o,$(2)) $(patsubst %.c,%.san.o,$(2)) \
+                $(patsubst %.c,%.d,$(2)) $(patsubst %.c,%.san.d,$(2))
+endef
+
+# $(call c_unit_test,PATH,SOURCES,LIBS): always built with sanitizers.
+define c_unit_test
+$(1): $(patsubst %.c,%.san.o,$(2))
+	$$(CC) $$(SANFLAGS) $$(LDFLAGS) -o $$@ $$^ $(3)
+UNIT_TESTS  += $(1)
+CLEAN_FILES += $(1) $(patsubst %.c,%.san.o,$(2)) $(patsubst %.c,%.san.d,$(2))
+endef
+
+%.o: %.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+%.san.o: %.c
+	$(CC) $(CFLAGS) $(SANFLAGS) -c -o $@ $<
+
+include $(sort $(wildcard */*.mk))
+
+.PHONY: all san deps check clean testbed-up testbed-down testbed-status
+
+all: $(PROGRAMS)
+
+san: $(SAN_PROGRAMS)
+
+unit-tests: $(UNIT_TESTS)
+
+deps:
+	@scripts/deps
+
+# Every test: C unit tests (sanitized), then the integration tests that
+# run the real programs on the testbed. CHECK=pattern runs a subset.
+check: all san unit-tests
+	@scripts/check $(UNIT_TESTS)
+
+testbed-up:
+	@scripts/testbed up
+testbed-down:
+	@scripts/testbed down
+testbed-status:
+	@scripts/testbed status
+
+clean:
+	rm -f $(CLEAN_FILES)
+
+-include $(shell find . -name '*.d' -not -path './results/*' 2>/dev/null)

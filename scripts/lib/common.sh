@@ -1,0 +1,35 @@
+# common.sh: shell helpers shared by every rootbench script.
+# Source it; it defines functions and RB_TOP, and changes no state.
+
+RB_TOP=${RB_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+export RB_TOP
+
+log()  { printf '%s: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2; }
+warn() { printf '%s: warning: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2; }
+die()  { printf '%s: error: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2; exit 1; }
+
+need_root() {
+    [ "$(id -u)" -eq 0 ] || die "must run as root (network namespaces need CAP_NET_ADMIN)"
+}
+
+# need_tools TOOL...: stop with the make-deps hint when one is not on PATH.
+need_tools() {
+    local t
+    for t in "$@"; do
+        command -v "$t" >/dev/null 2>&1 || die "missing $t: run make deps"
+    done
+}
+
+# need_program PATH: a rootbench binary that `make` builds.
+need_program() {
+    [ -x "$1" ] || die "missing $1: run make"
+}
+
+# now_ns: monotonic-ish wall clock in nanoseconds (for durations only).
+now_ns() { date +%s%N; }
+
+# utc_stamp: the results directory name of a run.
+utc_stamp() { date -u +%Y%m%dT%H%M%SZ; }
+
+# json_get FILE FILTER: one value from a JSON file, errors if absent.
+json_get() { jq -er "$2" "$1"; }

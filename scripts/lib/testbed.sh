@@ -1,0 +1,516 @@
+# testbed.sh: build, inspect and tear down the root-instance testbed
+# (paper §1, Figure 1) out of network namespaces on one machine.
+#
+# Source after common.sh and topology.sh. The functions read their settings
+# from the variables that tb_load_config sets; `up` is declarative: every
+# call states the whole configuration (unset variables take the defaults)
+# and the running testbed is brought to it.
+
+RB_STATE_ROOT=${RB_STATE_ROOT:-/run/rootbench}
+TB_STATE="$RB_STATE_ROOT/$RB_PREFIX"
+TB_CONFIG="$TB_STATE/config.env"
+
+# ---------------------------------------------------------------- settings
+
+# tb_defaults: the settings `up` uses when the environment says nothing.
+tb_defaults() {
+    local ncpu; ncpu=$(nproc)
+    : "${LB:=l3}"
+    : "${LINK:=none}"
+    if [ "$ncpu" -ge 2 ]; then
+        : "${SERVER_CPUS:=1}" "${CLIENT_CPUS:=0}"
+    else
+        : "${SERVER_CPUS:=0}" "${CLIENT_CPUS:=0}"
+    fi
+    : "${ZONES:=}"
+    : "${NSD_SERVER_COUNT:=1}"
+    : "${NSD_TCP_COUNT:=1000}"
+    : "${NSD_TCP_TIMEOUT:=3}"
+}
+
+# tb_validate_config: refuse settings that cannot work, before touching anything.
+tb_validate_config() {
+    case $LB in
+        l3|l4|per-packet) ;;
+        *) die "unknown LB=$LB (l3, l4, or per-packet: the deliberately broken balancer, a negative control only)" ;;
+    esac
+    [ "$LINK" = none ] || [[ $LINK =~ ^[0-9]+(\.[0-9]+)?([kmgt]?bit|[kmgt]?bps)$ ]] \
+        || die "LINK=$LINK is not a tc rate (e.g. 100mbit) or 'none'"
+    local set cpu ncpu; ncpu=$(nproc)
+    for set in "$SERVER_CPUS" "$CLIENT_CPUS"; do
+        [[ $set =~ ^[0-9]+([-,][0-9]+)*$ ]] || die "CPU set '$set' is not a taskset list (e.g. 1 or 0-1)"
+        for cpu in ${set//[-,]/ }; do
+            [ "$cpu" -lt "$ncpu" ] || die "CPU $cpu in '$set' does not exist (this machine has $ncpu)"
+        done
+    done
+    local n
+    for n in NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT; do
+        [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n=${!n} must be a positive integer"
+    done
+    TB_ZONEDIR=$(tb_zone_dir)
+}
+
+# tb_zone_dir: the directory of zone files the servers serve. ZONE_DIR
+# names one directly; ZONES=<variant> picks zones/build/<variant>; with
+# neither, the unsigned build if there is one, else the minimal zone.
+tb_zone_dir() {
+    local d
+    if [ -n "${ZONE_DIR:-}" ]; then
+        d=$ZONE_DIR
+    elif [ -n "$ZONES" ]; then
+        d="$RB_TOP/zones/build/$ZONES"
+        [ -d "$d" ] || die "unknown zone variant '$ZONES': $d does not exist (run make zones or make zones-all)"
+    elif [ -f "$RB_TOP/zones/build/unsigned/root.zone" ]; then
+        d="$RB_TOP/zones/build/unsigned"
+    else
+        d="$RB_TOP/zones/minimal"
+    fi
+    [ -f "$d/root.zone" ] || die "no root.zone in $d"
+    (cd "$d" && pwd)
+}
+
+tb_save_config() {
+    mkdir -p "$TB_STATE"
+    {
+        printf 'RB_PREFIX=%q\n' "$RB_PREFIX"
+        local v
+        for v in LB LINK SERVER_CPUS CLIENT_CPUS ZONES NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT TB_ZONEDIR; do
+            printf '%s=%q\n' "$v" "${!v}"
+        done
+    } > "$TB_CONFIG.tmp"
+    mv "$TB_CONFIG.tmp" "$TB_CONFIG"
+}
+
+# tb_load_config: the settings of the running testbed (for status/exec).
+tb_load_config() {
+    [ -f "$TB_CONFIG" ] || die "testbed '$RB_PREFIX' is not up (scripts/testbed up)"
+    # shellcheck disable=SC1090
+    . "$TB_CONFIG"
+}
+
+tb_is_up() { [ -f "$TB_CONFIG" ] && ip netns list | grep -qw "$(ns_of router)"; }
+
+# ---------------------------------------------------------------- helpers
+
+cpus_of() {
+    case $1 in server1|server2) echo "$SERVER_CPUS" ;; *) echo "$CLIENT_CPUS" ;; esac
+}
+
+# in_ns ROLE CMD...: run CMD in the role's namespace, pinned to its CPUs.
+in_ns() {
+    local role=$1; shift
+    ip netns exec "$(ns_of "$role")" taskset -c "$(cpus_of "$role")" "$@"
+}
+
+# nsx ROLE CMD...: a quick unpinned command (ip, sysctl, nft) in a namespace.
+nsx() { local role=$1; shift; ip netns exec "$(ns_of "$role")" "$@"; }
+
+sysctl_set() { local role=$1; shift; nsx "$role" sysctl -q -w "$@" >/dev/null; }
+
+# ---------------------------------------------------------------- building
+
+tb_create_namespaces() {
+    local role ns
+    for role in "${ROLES[@]}"; do
+        ns=$(ns_of "$role")
+        ip netns list | grep -qx "$ns\( .*\)\?" || ip netns add "$ns"
+        ip -n "$ns" link set lo up
+        sysctl_set "$role" net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0 \
+            net.ipv6.conf.all.accept_ra=0 net.ipv6.conf.default.accept_ra=0
+    done
+}
+
+# tb_create_port ROLE IFNAME BRIDGE: a veth from the role (IFNAME) to a
+# switch port named after the role, enslaved to BRIDGE.
+tb_create_port() {
+    local role=$1 ifname=$2 bridge=$3 port
+    port=$(switch_port "${4:-$role}")
+    local sw; sw=$(ns_of switch)
+    if ! ip -n "$sw" link show "$port" >/dev/null 2>&1; then
+        ip -n "$sw" link add name "$port" type veth peer name "$ifname" netns "$(ns_of "$role")"
+    fi
+    ip -n "$sw" link set "$port" master "$bridge" up
+    ip -n "$(ns_of "$role")" link set "$ifname" up
+}
+
+tb_create_switch() {
+    local sw br; sw=$(ns_of switch)
+    for br in brc brs; do
+        ip -n "$sw" link show "$br" >/dev/null 2>&1 || ip -n "$sw" link add name "$br" type bridge
+        # No STP, no learning delay: the paper's switch forwarded at once.
+        ip -n "$sw" link set "$br" type bridge stp_state 0 forward_delay 0
+        ip -n "$sw" link set "$br" up
+    done
+    local role
+    for role in "${CLIENT_ROLES[@]}"; do tb_create_port "$role" eth0 brc; done
+    for role in "${SERVER_ROLES[@]}"; do tb_create_port "$role" eth0 brs; done
+    tb_create_port router ethc brc router-c
+    tb_create_port router eths brs router-s
+}
+
+tb_address_roles() {
+    local role
+    for role in "${CLIENT_ROLES[@]}" "${SERVER_ROLES[@]}"; do
+        nsx "$role" ip addr replace "$(role_addr4 "$role")/24" dev eth0
+        nsx "$role" ip -6 addr replace "$(role_addr6 "$role")/64" dev eth0 nodad
+    done
+    nsx router ip addr replace "$(role_addr4 router-c)/24" dev ethc
+    nsx router ip -6 addr replace "$(role_addr6 router-c)/64" dev ethc nodad
+    nsx router ip addr replace "$(role_addr4 router-s)/24" dev eths
+    nsx router ip -6 addr replace "$(role_addr6 router-s)/64" dev eths nodad
+    for role in "${SERVER_ROLES[@]}"; do
+        nsx "$role" ip addr replace "$SERVICE4/32" dev lo
+        nsx "$role" ip -6 addr replace "$SERVICE6/128" dev lo nodad
+    done
+}
+
+# Only the benchmarking ranges are routable anywhere: no default routes.
+tb_route_roles() {
+    local role gw4 gw6
+    for role in "${CLIENT_ROLES[@]}" "${SERVER_ROLES[@]}"; do
+        case $role in
+            server*) gw4=$(role_addr4 router-s); gw6=$(role_addr6 router-s) ;;
+            *)       gw4=$(role_addr4 router-c); gw6=$(role_addr6 router-c) ;;
+        esac
+        nsx "$role" ip route replace "$BENCH_NET4" via "$gw4"
+        nsx "$role" ip -6 route replace "$BENCH_NET6" via "$gw6"
+    done
+    sysctl_set router net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1 \
+        net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+    local p
+    for p in player1 player2; do
+        nsx router ip route replace "$(player_block4 "$p")" via "$(role_addr4 "$p")"
+        nsx router ip -6 route replace "$(player_block6 "$p")" via "$(role_addr6 "$p")"
+        # AnyIP: the player may bind any address of its block.
+        nsx "$p" ip route replace local "$(player_block4 "$p")" dev lo
+        nsx "$p" ip -6 route replace local "$(player_block6 "$p")" dev lo
+        sysctl_set "$p" net.ipv4.conf.all.rp_filter=0 net.ipv4.ip_nonlocal_bind=1 \
+            net.ipv6.ip_nonlocal_bind=1 net.ipv4.tcp_tw_reuse=1 \
+            net.ipv4.ip_local_port_range="1024 65535"
+    done
+    # The paper's `route add ... reject` on the Listener: it receives the
+    # answers but must never send anything back (no ICMP port unreachable).
+    nsx listener ip route replace blackhole "$SERVICE4/32"
+    nsx listener ip -6 route replace blackhole "$SERVICE6/128"
+}
+
+# ---------------------------------------------------------------- balancing
+
+# Hash fields of fib_multipath_hash_policy=3: 0x01 src IP, 0x02 dst IP,
+# 0x04 protocol, 0x10 src port, 0x20 dst port.
+tb_configure_lb() {
+    local s1_4 s2_4 s1_6 s2_6 fields
+    s1_4=$(role_addr4 server1); s2_4=$(role_addr4 server2)
+    s1_6=$(role_addr6 server1); s2_6=$(role_addr6 server2)
+    nsx router ip route replace "$SERVICE4/32" nexthop via "$s1_4" dev eths nexthop via "$s2_4" dev eths
+    nsx router ip -6 route replace "$SERVICE6/128" nexthop via "$s1_6" dev eths nexthop via "$s2_6" dev eths
+    tb_clear_per_packet
+    case $LB in
+        l3) fields=0x0003 ;;
+        l4) fields=0x0037 ;;
+        per-packet) fields=0x0003; tb_install_per_packet "$s1_4" "$s2_4" "$s1_6" "$s2_6" ;;
+    esac
+    sysctl_set router net.ipv4.fib_multipath_hash_policy=3 net.ipv4.fib_multipath_hash_fields=$fields \
+        net.ipv6.fib_multipath_hash_policy=3 net.ipv6.fib_multipath_hash_fields=$fields
+}
+
+# LB=per-packet: a DELIBERATELY BROKEN balancer, the negative control of the
+# TCP stickiness check. nftables numbers every packet to the service address
+# 1, 2, 1, 2, ... and policy routing sends mark 1 to server1, mark 2 to
+# server2, so the segments of one TCP connection land on both servers.
+tb_install_per_packet() {
+    nsx router nft -f - <<EOF
+table inet rootbench_lb {
+    chain prerouting {
+        type filter hook prerouting priority mangle; policy accept;
+        ip daddr $SERVICE4 meta mark set numgen inc mod 2 offset 1
+        ip6 daddr $SERVICE6 meta mark set numgen inc mod 2 offset 1
+    }
+}
+EOF
+    local fam mark
+    for fam in -4 -6; do
+        for mark in 1 2; do
+            nsx router ip "$fam" rule add fwmark "$mark" lookup "10$mark" priority "10$mark"
+        done
+    done
+    nsx router ip route replace "$SERVICE4/32" via "$1" dev eths table 101
+    nsx router ip route replace "$SERVICE4/32" via "$2" dev eths table 102
+    nsx router ip -6 route replace "$SERVICE6/128" via "$3" dev eths table 101
+    nsx router ip -6 route replace "$SERVICE6/128" via "$4" dev eths table 102
+}
+
+tb_clear_per_packet() {
+    nsx router nft delete table inet rootbench_lb 2>/dev/null || true
+    local fam mark
+    for fam in -4 -6; do
+        for mark in 1 2; do
+            while nsx router ip "$fam" rule del priority "10$mark" 2>/dev/null; do :; done
+            nsx router ip "$fam" route flush table "10$mark" 2>/dev/null || true
+        done
+    done
+}
+
+# LINK=<rate>: the paper's 100 Mb/s Ethernet between router and servers,
+# both directions: queries leave the router's server leg, answers leave the
+# switch port toward the router. overhead 24 = FCS + preamble + inter-frame
+# gap, so the rate is that of a real wire, not of frames.
+tb_configure_link() {
+    local sw; sw=$(ns_of switch)
+    if [ "$LINK" = none ]; then
+        nsx router tc qdisc del dev eths root 2>/dev/null || true
+        ip netns exec "$sw" tc qdisc del dev "$(switch_port router-s)" root 2>/dev/null || true
+        return 0
+    fi
+    nsx router tc qdisc replace dev eths root tbf rate "$LINK" burst 32k latency 20ms overhead 24
+    ip netns exec "$sw" tc qdisc replace dev "$(switch_port router-s)" root \
+        tbf rate "$LINK" burst 32k latency 20ms overhead 24
+}
+
+# ---------------------------------------------------------------- counters
+
+# nftables counters that experiments read: answers reaching the Listener,
+# and DNS packets reaching each server (the paper's stray-packet watch).
+tb_install_counters() {
+    nsx listener nft list table inet rootbench >/dev/null 2>&1 || nsx listener nft -f - <<EOF
+table inet rootbench {
+    counter dns_answers { }
+    chain input {
+        type filter hook input priority filter; policy accept;
+        ip saddr $SERVICE4 udp sport 53 counter name dns_answers
+        ip6 saddr $SERVICE6 udp sport 53 counter name dns_answers
+    }
+}
+EOF
+    local role
+    for role in "${SERVER_ROLES[@]}"; do
+        nsx "$role" nft list table inet rootbench >/dev/null 2>&1 || nsx "$role" nft -f - <<EOF
+table inet rootbench {
+    counter dns_udp_in { }
+    counter dns_tcp_in { }
+    chain input {
+        type filter hook input priority filter; policy accept;
+        ip daddr $SERVICE4 udp dport 53 counter name dns_udp_in
+        ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_in
+        ip daddr $SERVICE4 tcp dport 53 counter name dns_tcp_in
+        ip6 daddr $SERVICE6 tcp dport 53 counter name dns_tcp_in
+    }
+}
+EOF
+    done
+}
+
+# tb_counters_json: every testbed counter as one JSON object
+# {"listener":{"dns_answers":{"packets":N,"bytes":N}},"server1":{...},...}.
+tb_counters_json() {
+    local role first=1
+    {
+    printf '{'
+    for role in listener "${SERVER_ROLES[@]}"; do
+        [ "$first" = 1 ] || printf ','
+        first=0
+        printf '"%s":' "$role"
+        nsx "$role" nft -j list counters table inet rootbench \
+            | jq -c '[.nftables[] | select(.counter) | .counter | {(.name): {packets, bytes}}] | add'
+    done
+    printf '}\n'
+    } | jq -c .
+}
+
+# ---------------------------------------------------------------- daemons
+
+tb_pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+# SNMP: net-snmp in the switch namespace, on its loopback only. It reads the
+# namespace's /proc/net/dev, so IF-MIB covers exactly the switch ports.
+tb_start_snmpd() {
+    local dir="$TB_STATE/snmpd"
+    mkdir -p "$dir"
+    tb_pid_alive "$dir/snmpd.pid" && return 0
+    cat > "$dir/snmpd.conf" <<EOF
+agentAddress udp:127.0.0.1:161
+rocommunity public 127.0.0.1
+EOF
+    SNMP_PERSISTENT_DIR="$dir" in_ns switch snmpd -C -c "$dir/snmpd.conf" -M /nonexistent -m "" \
+        -p "$dir/snmpd.pid" -Lf "$dir/snmpd.log"
+    tb_wait_for "snmpd in $(ns_of switch)" tb_snmp_ready
+}
+
+tb_snmp_ready() {
+    nsx switch snmpget -M /nonexistent -m "" -v2c -c public -t 1 -r 0 -Oqv 127.0.0.1 1.3.6.1.2.1.1.3.0 >/dev/null 2>&1
+}
+
+# snmp_octets IFINDEX in|out: ifHCInOctets / ifHCOutOctets of a switch port.
+# net-snmp caches the interface table for 3 s (nsCacheTable), so a reading
+# first waits SNMP_SETTLE_S (default 4) for the cache to expire: the value
+# returned is then never older than the traffic that came before the call.
+snmp_octets() {
+    sleep "${SNMP_SETTLE_S:-4}"
+    local oid
+    case $2 in in) oid=1.3.6.1.2.1.31.1.1.1.6 ;; out) oid=1.3.6.1.2.1.31.1.1.1.10 ;; *) return 1 ;; esac
+    nsx switch snmpget -M /nonexistent -m "" -v2c -c public -t 2 -r 1 -Oqv 127.0.0.1 "$oid.$1"
+}
+
+# switch_ifindex PORT: the SNMP ifIndex (= kernel ifindex) of a switch port.
+switch_ifindex() { nsx switch cat "/sys/class/net/$1/ifindex"; }
+
+# tb_render_nsd_conf ROLE: the NSD configuration of a server, from the template.
+tb_render_nsd_conf() {
+    local role=$1 dir="$TB_STATE/$1" zones="" f name reuse=no
+    [ "$NSD_SERVER_COUNT" -gt 1 ] && reuse=yes
+    for f in "$TB_ZONEDIR"/*.zone; do
+        name=$(basename "$f" .zone)
+        [ "$name" = root ] && name=.
+        zones+=$'zone:\n    name: "'"$name"$'"\n    zonefile: "'"$(basename "$f")"$'"\n\n'
+    done
+    sed -e "s|@ROLE@|$role|" -e "s|@SERVICE4@|$SERVICE4|" -e "s|@SERVICE6@|$SERVICE6|" \
+        -e "s|@ADDR4@|$(role_addr4 "$role")|" -e "s|@ADDR6@|$(role_addr6 "$role")|" \
+        -e "s|@SERVER_COUNT@|$NSD_SERVER_COUNT|" -e "s|@REUSEPORT@|$reuse|" \
+        -e "s|@TCP_COUNT@|$NSD_TCP_COUNT|" -e "s|@TCP_TIMEOUT@|$NSD_TCP_TIMEOUT|" \
+        -e "s|@ZONEDIR@|$TB_ZONEDIR|" -e "s|@STATEDIR@|$dir|" \
+        "$RB_TOP/scripts/templates/nsd.conf.in" | awk -v z="$zones" '$0 == "@ZONES@" { printf "%s", z; next } { print }'
+    # A change of zone content restarts NSD too.
+    printf '# zone files: %s\n' "$(cd "$TB_ZONEDIR" && stat -c '%n:%s:%Y' ./*.zone | md5sum | cut -c1-16)"
+}
+
+tb_stop_pidfile() {
+    local pidfile=$1 pid i
+    [ -f "$pidfile" ] || return 0
+    pid=$(cat "$pidfile")
+    kill "$pid" 2>/dev/null || true
+    for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+    rm -f "$pidfile"
+}
+
+tb_start_nsd() {
+    local role=$1 dir="$TB_STATE/$1" new
+    mkdir -p "$dir"
+    new=$(tb_render_nsd_conf "$role")
+    if tb_pid_alive "$dir/nsd.pid" && [ "$new" = "$(cat "$dir/nsd.conf" 2>/dev/null)" ]; then
+        return 0
+    fi
+    tb_stop_pidfile "$dir/nsd.pid"
+    printf '%s\n' "$new" > "$dir/nsd.conf"
+    nsd-checkconf "$dir/nsd.conf" || die "nsd-checkconf rejected $dir/nsd.conf"
+    rm -f "$dir/nsd.ctl"
+    in_ns "$role" nsd -c "$dir/nsd.conf" || die "nsd failed to start in $(ns_of "$role"); see $dir/nsd.log"
+    tb_wait_for "NSD on $role" tb_nsd_answers "$role"
+}
+
+tb_nsd_answers() {
+    nsx "$1" dig +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA >/dev/null 2>&1 \
+        && nsx "$1" dig +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA | grep -q .
+}
+
+# tb_wait_for WHAT CMD...: poll CMD for up to 15 s.
+tb_wait_for() {
+    local what=$1 i; shift
+    for i in $(seq 150); do
+        "$@" && return 0
+        sleep 0.1
+    done
+    die "$what did not come up within 15 s"
+}
+
+# ---------------------------------------------------------------- lifecycle
+
+tb_up() {
+    need_root
+    need_tools ip nft tc taskset nsd nsd-checkconf nsd-control snmpd snmpget dig jq
+    tb_defaults
+    tb_validate_config
+    tb_save_config
+    tb_create_namespaces
+    tb_create_switch
+    tb_address_roles
+    tb_route_roles
+    tb_configure_lb
+    tb_configure_link
+    tb_install_counters
+    tb_start_snmpd
+    local role
+    for role in "${SERVER_ROLES[@]}"; do tb_start_nsd "$role"; done
+}
+
+# tb_namespaces_present: every namespace of this prefix that exists, also
+# after a half-finished up.
+tb_namespaces_present() {
+    local role
+    for role in "${ROLES[@]}"; do
+        ip netns list | awk '{print $1}' | grep -qx "$(ns_of "$role")" && ns_of "$role"
+    done
+    return 0
+}
+
+tb_down() {
+    need_root
+    local ns pids i
+    for ns in $(tb_namespaces_present); do
+        pids=$(ip netns pids "$ns" 2>/dev/null || true)
+        [ -n "$pids" ] && kill $pids 2>/dev/null || true
+    done
+    for i in $(seq 30); do
+        pids=""
+        for ns in $(tb_namespaces_present); do pids+=" $(ip netns pids "$ns" 2>/dev/null || true)"; done
+        [ -z "${pids// /}" ] && break
+        sleep 0.1
+    done
+    [ -n "${pids// /}" ] && kill -9 $pids 2>/dev/null || true
+    for ns in $(tb_namespaces_present); do ip netns del "$ns"; done
+    rm -rf "$TB_STATE"
+}
+
+# ---------------------------------------------------------------- status
+
+tb_status_json() {
+    tb_load_config
+    local role procs=() nsd_v
+    nsd_v=$(nsd -v 2>&1 | sed -n 's/^NSD version //p' | head -n1)
+    for role in "${SERVER_ROLES[@]}"; do
+        procs+=("$(jq -n --arg r "$role" --argjson up "$(tb_pid_alive "$TB_STATE/$role/nsd.pid" && echo true || echo false)" \
+            '{role:$r, process:"nsd", running:$up}')")
+    done
+    procs+=("$(jq -n --argjson up "$(tb_pid_alive "$TB_STATE/snmpd/snmpd.pid" && echo true || echo false)" \
+        '{role:"switch", process:"snmpd", running:$up}')")
+    jq -n --arg prefix "$RB_PREFIX" --arg lb "$LB" --arg link "$LINK" \
+        --arg scpu "$SERVER_CPUS" --arg ccpu "$CLIENT_CPUS" --arg zones "${ZONES:-}" --arg zonedir "$TB_ZONEDIR" \
+        --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg nsdv "$nsd_v" --arg kernel "$(uname -r)" \
+        --argjson ncpu "$(nproc)" --argjson ifidx "$(switch_ifindex "$(switch_port router-s)")" \
+        --argjson tc "$NSD_TCP_COUNT" --argjson tt "$NSD_TCP_TIMEOUT" --argjson sc "$NSD_SERVER_COUNT" \
+        --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" \
+        --argjson roles "$(tb_roles_json)" '
+        {prefix:$prefix, kernel:$kernel, cpus:$ncpu, lb:$lb,
+         lb_note:(if $lb == "per-packet" then "deliberately broken balancer: negative control for the TCP stickiness check only" else null end),
+         link:(if $link == "none" then null else $link end),
+         pinning:{servers:$scpu, clients:$ccpu},
+         service:{ipv4:$s4, ipv6:$s6}, nsd:{version:$nsdv, server_count:$sc, tcp_count:$tc, tcp_timeout:$tt},
+         zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
+         snmp:{router_server_port:{name:"router-s", ifindex:$ifidx}}, roles:$roles, processes:$procs}'
+}
+
+tb_roles_json() {
+    local role
+    for role in "${CLIENT_ROLES[@]}" "${SERVER_ROLES[@]}" router-c router-s; do
+        jq -n --arg r "$role" --arg a4 "$(role_addr4 "$role")" --arg a6 "$(role_addr6 "$role")" \
+            --arg b4 "$(player_block4 "$role" 2>/dev/null || true)" --arg b6 "$(player_block6 "$role" 2>/dev/null || true)" \
+            '{role:$r, ipv4:$a4, ipv6:$a6} + (if $b4 != "" then {client_block4:$b4, client_block6:$b6} else {} end)'
+    done | jq -s .
+}
+
+tb_status_text() {
+    local j; j=$(tb_status_json)
+    jq -r '
+      "testbed \(.prefix): kernel \(.kernel), \(.cpus) CPUs",
+      "  service address  \(.service.ipv4)  \(.service.ipv6)  (on both servers'"'"' loopback)",
+      "  load balancing   \(.lb)\(if .lb_note then "  <- " + .lb_note else "" end)",
+      "  link shaping     \(.link // "none (unshaped veth)")  (router <-> server VLAN, both directions)",
+      "  CPU pinning      servers on CPU \(.pinning.servers), players/listener/router/switch on CPU \(.pinning.clients)",
+      "  NSD \(.nsd.version)  server-count \(.nsd.server_count), tcp-count \(.nsd.tcp_count), tcp-timeout \(.nsd.tcp_timeout)s",
+      "  zones            \(.zones.variant // "default") (\(.zones.dir))",
+      "  SNMP             switch port router-s (router, server VLAN) = ifIndex \(.snmp.router_server_port.ifindex)",
+      "  roles:",
+      (.roles[] | "    \(.role | . + "         " | .[0:9]) \(.ipv4 | . + "              " | .[0:14]) \(.ipv6)\(if .client_block4 then "   clients \(.client_block4) \(.client_block6)" else "" end)"),
+      "  processes:",
+      (.processes[] | "    \(.role) \(.process): \(if .running then "running" else "NOT RUNNING" end)")' <<<"$j"
+}

@@ -1,0 +1,24 @@
+# testlib.sh: assertions for integration tests (*/tests/*.test).
+# A test sources this, states what must hold, and exits non-zero through
+# fail() when it does not.
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+RB_PROG=${0##*/}
+TESTBED="$RB_TOP/scripts/testbed"
+
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+note() { printf '# %s\n' "$*"; }
+
+assert_eq() { [ "$1" = "$2" ] || fail "${3:-values differ}: got '$1', want '$2'"; }
+assert_ne() { [ "$1" != "$2" ] || fail "${3:-values equal}: both '$1'"; }
+# assert_ge A B [MSG]: integer A >= B
+assert_ge() { [ "$1" -ge "$2" ] || fail "${3:-too small}: $1 < $2"; }
+assert_le() { [ "$1" -le "$2" ] || fail "${3:-too large}: $1 > $2"; }
+# assert_fails CMD...: the command must exit non-zero.
+assert_fails() { if "$@"; then fail "expected failure: $*"; fi; }
+assert_contains() { grep -q -- "$2" <<<"$1" || fail "${3:-missing text}: '$2' not in output"; }
+
+# tmpdir_for_test: a scratch directory removed when the test exits.
+tmpdir_for_test() {
+    TEST_TMP=$(mktemp -d "/tmp/rbtest.XXXXXX")
+    trap 'rm -rf "$TEST_TMP"' EXIT
+}

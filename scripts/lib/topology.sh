@@ -1,0 +1,69 @@
+# topology.sh: the testbed's address plan, the one place it is written.
+#
+# Everything comes from the benchmarking ranges 198.18.0.0/15 (RFC 2544)
+# and 2001:2::/48 (RFC 5180), so nothing the testbed sends can ever reach
+# a real network. The paper's K-root service address is replaced by
+# 198.18.0.53 / 2001:2::53.
+#
+#   client VLAN  198.18.1.0/24  2001:2:0:1::/64   (bridge brc in the switch)
+#   server VLAN  198.18.2.0/24  2001:2:0:2::/64   (bridge brs in the switch)
+#
+#   player1  --+                         +-- server1 (lo: service address)
+#   player2  --+-- [brc] router [brs] --+
+#   listener --+                         +-- server2 (lo: service address)
+
+RB_PREFIX=${RB_PREFIX:-rb}
+
+SERVICE4=198.18.0.53
+SERVICE6=2001:2::53
+
+CLIENT_NET4=198.18.1.0/24
+CLIENT_NET6=2001:2:0:1::/64
+SERVER_NET4=198.18.2.0/24
+SERVER_NET6=2001:2:0:2::/64
+
+# The benchmarking ranges: the only destinations any namespace can route to.
+BENCH_NET4=198.18.0.0/15
+BENCH_NET6=2001:2::/48
+
+ROLES=(switch router player1 player2 listener server1 server2)
+CLIENT_ROLES=(player1 player2 listener)
+SERVER_ROLES=(server1 server2)
+
+# role_addr4 ROLE / role_addr6 ROLE: the role's address on its VLAN.
+# The router has two legs: router-c (client VLAN) and router-s (server VLAN).
+role_addr4() {
+    case $1 in
+        router-c) echo 198.18.1.1 ;;   router-s) echo 198.18.2.1 ;;
+        player1)  echo 198.18.1.11 ;;  player2)  echo 198.18.1.12 ;;
+        listener) echo 198.18.1.20 ;;
+        server1)  echo 198.18.2.11 ;;  server2)  echo 198.18.2.12 ;;
+        *) return 1 ;;
+    esac
+}
+role_addr6() {
+    case $1 in
+        router-c) echo 2001:2:0:1::1 ;;  router-s) echo 2001:2:0:2::1 ;;
+        player1)  echo 2001:2:0:1::11 ;; player2)  echo 2001:2:0:1::12 ;;
+        listener) echo 2001:2:0:1::20 ;;
+        server1)  echo 2001:2:0:2::11 ;; server2)  echo 2001:2:0:2::12 ;;
+        *) return 1 ;;
+    esac
+}
+
+# player_block4 PLAYER / player_block6 PLAYER: the client addresses a player
+# owns (the paper's 80.81.192.0/23 test range); the router routes them back
+# to it, and the player can bind any of them (AnyIP local route).
+player_block4() {
+    case $1 in player1) echo 198.18.4.0/23 ;; player2) echo 198.18.6.0/23 ;; *) return 1 ;; esac
+}
+player_block6() {
+    case $1 in player1) echo 2001:2:0:4::/64 ;; player2) echo 2001:2:0:6::/64 ;; *) return 1 ;; esac
+}
+
+# ns_of ROLE: the network namespace of a role.
+ns_of() { echo "${RB_PREFIX}-$1"; }
+
+# switch_port ROLE: the name of the role's port on the switch. The router's
+# server-VLAN port (router-s) is the paper's "interface 3".
+switch_port() { echo "$1"; }
