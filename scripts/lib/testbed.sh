@@ -215,16 +215,16 @@ tb_configure_lb() {
 }
 
 # LB=per-packet: a DELIBERATELY BROKEN balancer, the negative control of the
-# TCP stickiness check. nftables numbers every packet to the service address
-# 1, 2, 1, 2, ... and policy routing sends mark 1 to server1, mark 2 to
+# TCP stickiness check. nftables marks every packet to the service address
+# 1 or 2 at random and policy routing sends mark 1 to server1, mark 2 to
 # server2, so the segments of one TCP connection land on both servers.
 tb_install_per_packet() {
     nsx router nft -f - <<EOF
 table inet rootbench_lb {
     chain prerouting {
         type filter hook prerouting priority mangle; policy accept;
-        ip daddr $SERVICE4 meta mark set numgen inc mod 2 offset 1
-        ip6 daddr $SERVICE6 meta mark set numgen inc mod 2 offset 1
+        ip daddr $SERVICE4 meta mark set numgen random mod 2 offset 1
+        ip6 daddr $SERVICE6 meta mark set numgen random mod 2 offset 1
     }
 }
 EOF
@@ -288,12 +288,15 @@ EOF
 table inet rootbench {
     counter dns_udp_in { }
     counter dns_tcp_in { }
+    counter sink { }
     chain input {
         type filter hook input priority filter; policy accept;
         ip daddr $SERVICE4 udp dport 53 counter name dns_udp_in
         ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_in
         ip daddr $SERVICE4 tcp dport 53 counter name dns_tcp_in
         ip6 daddr $SERVICE6 tcp dport 53 counter name dns_tcp_in
+        # The discard port is a silent sink for link-capacity blasts.
+        udp dport 9 counter name sink drop
     }
 }
 EOF
