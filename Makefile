@@ -44,14 +44,21 @@ UNIT_TESTS  += $(1)
 CLEAN_FILES += $(1) $(patsubst %.c,%.san.o,$(2)) $(patsubst %.c,%.san.d,$(2))
 endef
 
-%.o: %.c
+%.o: %.c | build-deps
 	$(CC) $(CFLAGS) -c -o $@ $<
-%.san.o: %.c
+%.san.o: %.c | build-deps
 	$(CC) $(CFLAGS) $(SANFLAGS) -c -o $@ $<
+
+# Libraries the C programs need: a clear message instead of a compiler error.
+build-deps:
+	@for p in libevent:libevent-dev ldns:libldns-dev libpcap:libpcap-dev; do \
+	    pkg-config --exists $${p%%:*} || { echo "missing $${p#*:}: run make deps" >&2; exit 1; }; \
+	done
 
 include $(sort $(wildcard */*.mk))
 
-.PHONY: all san deps check clean testbed-up testbed-down testbed-status
+
+.PHONY: all san deps check clean build-deps unit-tests testbed-up testbed-down testbed-status
 
 all: $(PROGRAMS)
 
