@@ -1,0 +1,58 @@
+# results.sh: the results layout every experiment writes (docs/results.md).
+#
+#   results/<UTC stamp>/            one run (RB_RUN); results/latest -> it
+#     testbed.json                  `scripts/testbed status --json` at start
+#     <experiment>/summary.json     schema, status ok|failed|interrupted, error, ...
+#     <experiment>/*.csv            tables: '#' header line, comma separated
+#     <experiment>/*.png, *.svg     figures, made by gnuplot from the tables
+#
+# Source after common.sh.
+
+RB_RESULTS=${RB_RESULTS:-$RB_TOP/results}
+
+# results_run_dir: the run directory, created on first use. `make bench`
+# exports RB_RUN so every experiment of one run shares it; an experiment run
+# alone gets a new one. results/latest points at it.
+results_run_dir() {
+    if [ -z "${RB_RUN:-}" ]; then
+        RB_RUN="$RB_RESULTS/$(utc_stamp)"
+        export RB_RUN
+    fi
+    mkdir -p "$RB_RUN"
+    ln -sfn "$(basename "$RB_RUN")" "$RB_RESULTS/latest" 2>/dev/null || true
+    echo "$RB_RUN"
+}
+
+# results_experiment_dir NAME: <run>/<NAME>, created.
+results_experiment_dir() {
+    local d; d="$(results_run_dir)/$1"
+    mkdir -p "$d"
+    echo "$d"
+}
+
+# results_write FILE: atomically replace FILE with standard input, so a
+# reader never sees half a file.
+results_write() {
+    local tmp="$1.tmp.$$"
+    cat > "$tmp" && mv -f "$tmp" "$1"
+}
+
+# results_write_json FILE: like results_write, but the input must be valid JSON.
+results_write_json() {
+    local tmp="$1.tmp.$$"
+    jq . > "$tmp" || { rm -f "$tmp"; die "refusing to write invalid JSON to $1"; }
+    mv -f "$tmp" "$1"
+}
+
+# results_record_testbed: the testbed's configuration beside the results.
+results_record_testbed() {
+    "$RB_TOP/scripts/testbed" status --json | results_write_json "$(results_run_dir)/testbed.json"
+}
+
+# results_mark_failed EXPDIR SCHEMA MESSAGE: a summary that says the
+# experiment failed and why; the report shows it instead of numbers.
+results_mark_failed() {
+    jq -n --arg schema "$2" --arg err "$3" --arg exp "$(basename "$1")" --arg t "$(date -u +%FT%TZ)" \
+        '{schema:$schema, experiment:$exp, status:"failed", error:$err, finished:$t}' \
+        | results_write_json "$1/summary.json"
+}
