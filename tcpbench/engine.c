@@ -112,16 +112,6 @@ conn_succeed(struct conn *c)
 	conn_release(c);
 }
 
-/* Wait for the socket to become readable or writable. */
-static int
-conn_wait(struct conn *c, short what)
-{
-	event_del(&c->io);
-	event_assign(&c->io, c->e->base, c->fd, what | EV_PERSIST, conn_io_cb, c);
-	event_priority_set(&c->io, 1);
-	return event_add(&c->io, NULL);
-}
-
 static void
 conn_send(struct conn *c)
 {
@@ -129,7 +119,7 @@ conn_send(struct conn *c)
 	struct msghdr msg;
 	size_t total = c->q->len;
 	ssize_t n;
-	int cnt = 0;
+	int cnt;
 
 	while (c->sent < total) {
 		memset(&msg, 0, sizeof(msg));
@@ -147,14 +137,9 @@ conn_send(struct conn *c)
 		msg.msg_iovlen = (size_t)cnt;
 		n = sendmsg(c->fd, &msg, MSG_NOSIGNAL);
 		if (n < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK) {
-				if (c->state != CONN_SENDING) {
-					c->state = CONN_SENDING;
-					if (conn_wait(c, EV_WRITE) < 0)
-						conn_fail(c, TCPB_CAUSE_LOCAL, errno);
-				}
+			/* Edge-triggered: the next EPOLLOUT edge resumes. */
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
 				return;
-			}
 			if (errno == EINTR)
 				continue;
 			conn_fail(c, tcpb_cause_of_errno(errno), errno);
@@ -163,8 +148,6 @@ conn_send(struct conn *c)
 		c->sent += (size_t)n;
 	}
 	c->state = CONN_READING;
-	if (conn_wait(c, EV_READ) < 0)
-		conn_fail(c, TCPB_CAUSE_LOCAL, errno);
 }
 
 /* The answer is complete: a whole DNS message, ID and QR checked. */
@@ -180,25 +163,16 @@ conn_check_answer(struct conn *c)
 		conn_succeed(c);
 }
 
+/* Read what has arrived (one recv usually takes the whole answer); keep
+ * the length prefix and the DNS header, count the rest. */
 static void
 conn_read(struct conn *c)
 {
+	uint8_t *buf = c->e->scratch;
 	ssize_t n;
+	size_t k;
 	for (;;) {
-		uint8_t *buf;
-		size_t want;
-		if (c->got < sizeof(c->hdr) && (c->need == 0 || c->got < c->need)) {
-			buf = c->hdr + c->got;
-			want = sizeof(c->hdr) - c->got;
-			if (c->need && c->need - c->got < want)
-				want = c->need - c->got;
-		} else {
-			buf = c->e->scratch;
-			want = c->need - c->got;
-			if (want > sizeof(c->e->scratch))
-				want = sizeof(c->e->scratch);
-		}
-		n = recv(c->fd, buf, want, 0);
+		n = recv(c->fd, buf, sizeof(c->e->scratch), 0);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
 				return;
@@ -210,6 +184,12 @@ conn_read(struct conn *c)
 		if (n == 0) {
 			conn_fail(c, TCPB_CAUSE_SHORT, 0);
 			return;
+		}
+		if (c->got < sizeof(c->hdr)) {
+			k = sizeof(c->hdr) - c->got;
+			if (k > (size_t)n)
+				k = (size_t)n;
+			memcpy(c->hdr + c->got, buf, k);
 		}
 		c->got += (size_t)n;
 		if (c->need == 0 && c->got >= 2) {
@@ -226,20 +206,24 @@ conn_read(struct conn *c)
 	}
 }
 
+/* One edge-triggered registration for the whole life of a connection
+ * (no epoll_ctl per state change); the state says what an event means. */
 static void
 conn_io_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn *c = arg;
 	int err = 0;
 	socklen_t len = sizeof(err);
-	(void)what;
 	switch (c->state) {
 	case CONN_CONNECTING:
-		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
-			err = errno;
-		if (err) {
-			conn_fail(c, tcpb_cause_of_errno(err), err);
-			return;
+		/* EPOLLERR/EPOLLHUP come as EV_READ: the connect failed. */
+		if (what & EV_READ) {
+			if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+				err = errno;
+			if (err) {
+				conn_fail(c, tcpb_cause_of_errno(err), err);
+				return;
+			}
 		}
 		tcpb_hist_record(&c->e->stats->connect_us, (tcpb_now_ns() - c->start_ns) / 1000);
 		c->state = CONN_SENDING;
@@ -265,6 +249,10 @@ conn_tmo_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (now > deadline && now - deadline > c->e->stats->max_timer_lateness_ns)
 		c->e->stats->max_timer_lateness_ns = now - deadline;
+	/* A timeout handled later than the margin: the loop did not keep up,
+	 * so an answer may have waited unread; the run is not valid. */
+	if (now > deadline && tcpb_schedule_too_late(&c->e->sched, now - deadline))
+		c->e->stats->late_timeouts++;
 	conn_fail(c, TCPB_CAUSE_TIMEOUT, 0);
 }
 
@@ -282,7 +270,8 @@ engine_start_conn(struct tcpb_engine *e, uint64_t offset, uint64_t now)
 	e->last_start_ns = now - e->sched.t0_ns;
 	if (!c) {
 		/* Cannot happen with a pool sized by tcpb_schedule_max_inflight
-		 * unless timers fire very late: a local failure. */
+		 * unless timeouts fire late: the generator is the limit. */
+		e->stats->pool_exhausted++;
 		tcpb_stats_failure(e->stats, offset, TCPB_CAUSE_LOCAL, 0);
 		return;
 	}
@@ -291,7 +280,6 @@ engine_start_conn(struct tcpb_engine *e, uint64_t offset, uint64_t now)
 	/* Both events assigned before anything can fail, so that
 	 * conn_release may always event_del them. */
 	evtimer_assign(&c->tmo, e->base, conn_tmo_cb, c);
-	event_priority_set(&c->tmo, 1);
 	event_assign(&c->io, e->base, -1, 0, conn_io_cb, c);
 	c->state = CONN_CONNECTING;
 	if (e->inflight > e->max_inflight)
@@ -317,12 +305,14 @@ engine_start_conn(struct tcpb_engine *e, uint64_t offset, uint64_t now)
 		conn_fail(c, TCPB_CAUSE_LOCAL, errno);
 		return;
 	}
-	event_assign(&c->io, e->base, c->fd, EV_WRITE | EV_PERSIST, conn_io_cb, c);
-	event_priority_set(&c->io, 1);
+	event_assign(&c->io, e->base, c->fd, EV_READ | EV_WRITE | EV_PERSIST | EV_ET,
+		conn_io_cb, c);
+	if (event_add(&c->io, NULL) < 0) {
+		conn_fail(c, TCPB_CAUSE_LOCAL, errno);
+		return;
+	}
 	if (in_progress) {
 		c->state = CONN_CONNECTING;
-		if (event_add(&c->io, NULL) < 0)
-			conn_fail(c, TCPB_CAUSE_LOCAL, errno);
 	} else {
 		tcpb_hist_record(&e->stats->connect_us, (tcpb_now_ns() - now) / 1000);
 		c->state = CONN_SENDING;
@@ -392,7 +382,7 @@ engine_progress_cb(evutil_socket_t fd, short what, void *arg)
 		(unsigned long long)(s->failed - e->prog_failed),
 		(unsigned long long)e->inflight,
 		(unsigned long long)(s->max_lateness_ns / 1000),
-		s->late_starts ? " GENERATOR-LIMITED" : "",
+		s->late_starts || s->late_timeouts || s->pool_exhausted ? " GENERATOR-LIMITED" : "",
 		e->sched_done ? " (draining)" : "");
 	e->prog_attempted = s->attempted;
 	e->prog_succeeded = s->succeeded;
@@ -465,7 +455,7 @@ tcpb_engine_create(const struct tcpb_options *o, struct tcpb_querylist *ql,
 	event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER | EVENT_BASE_FLAG_NOLOCK);
 	e->base = event_base_new_with_config(cfg);
 	event_config_free(cfg);
-	if (!e->base || event_base_priority_init(e->base, 2) < 0) {
+	if (!e->base) {
 		snprintf(err, errlen, "cannot create the libevent base");
 		goto fail;
 	}
@@ -480,9 +470,8 @@ tcpb_engine_create(const struct tcpb_options *o, struct tcpb_querylist *ql,
 		snprintf(err, errlen, "cannot create libevent events");
 		goto fail;
 	}
-	/* The scheduler goes first whenever it is due. */
-	event_priority_set(e->tick, 0);
-	event_priority_set(e->progress, 1);
+	/* One priority for all events: a scheduler that went first would
+	 * starve answers and timeouts under load and hide it. */
 	return e;
 fail:
 	tcpb_engine_free(e);

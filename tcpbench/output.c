@@ -83,9 +83,10 @@ tcpb_output_json(FILE *f, const struct tcpb_report *r)
 	}
 	fprintf(f, "},\n");
 	fprintf(f, "  \"valid\": %s,\n  \"generator_limited\": %s,\n  \"late_starts\": %llu,\n"
-		"  \"interrupted\": %s,\n",
+		"  \"late_timeouts\": %llu,\n  \"pool_exhausted\": %llu,\n  \"interrupted\": %s,\n",
 		r->valid ? "true" : "false", r->valid ? "false" : "true",
-		(unsigned long long)s->late_starts, r->interrupted ? "true" : "false");
+		(unsigned long long)s->late_starts, (unsigned long long)s->late_timeouts,
+		(unsigned long long)s->pool_exhausted, r->interrupted ? "true" : "false");
 	fprintf(f, "  \"max_lateness_us\": %llu,\n", (unsigned long long)(s->max_lateness_ns / 1000));
 	fprintf(f, "  \"max_timer_lateness_us\": %llu,\n",
 		(unsigned long long)(s->max_timer_lateness_ns / 1000));
@@ -184,7 +185,9 @@ tcpb_output_text(FILE *f, const struct tcpb_report *r)
 	if (r->valid)
 		fprintf(f, "  self-check: valid (every start within the margin)\n");
 	else
-		fprintf(f, "  self-check: GENERATOR-LIMITED: %llu starts later than %.0f us; "
-			"the offered load was not the target\n",
-			(unsigned long long)s->late_starts, r->margin_us);
+		fprintf(f, "  self-check: GENERATOR-LIMITED: %llu starts and %llu timeouts later "
+			"than %.0f us, %llu starts without a free slot; the offered load was "
+			"not the target\n", (unsigned long long)s->late_starts,
+			(unsigned long long)s->late_timeouts, r->margin_us,
+			(unsigned long long)s->pool_exhausted);
 }

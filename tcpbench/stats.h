@@ -36,6 +36,8 @@ struct tcpb_stats {
 	uint64_t cause[TCPB_CAUSE_N];
 	uint64_t errnos[TCPB_ERRNO_MAX];
 	uint64_t late_starts;           /* starts later than the margin */
+	uint64_t late_timeouts;         /* timeouts handled later than the margin */
+	uint64_t pool_exhausted;        /* starts without a free connection slot */
 	uint64_t max_lateness_ns;
 	uint64_t max_timer_lateness_ns; /* how late timeouts fired */
 	struct tcpb_hist latency_us, connect_us, lateness_us;

@@ -123,7 +123,7 @@ main(int argc, char **argv)
 		tcpb_schedule_init(&sch, o.rate, o.duration_s, 0);
 		r.scheduled = sch.count;
 	}
-	r.valid = stats.late_starts == 0;
+	r.valid = stats.late_starts == 0 && stats.late_timeouts == 0 && stats.pool_exhausted == 0;
 	r.interrupted = tcpb_engine_interrupted(e);
 	r.margin_us = (double)tcpb_schedule_margin_ns(o.timeout_ms, o.margin_pct) / 1000.0;
 	r.elapsed_s = (double)tcpb_engine_elapsed_ns(e) / 1e9;
