@@ -1,0 +1,553 @@
+/*
+ * engine.c -- the open-loop scheduler and per-connection state machine;
+ * see engine.h.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+#include <event2/event.h>
+#include <event2/event_struct.h>
+#include <ldns/ldns.h>
+#include "engine.h"
+
+enum conn_state { CONN_FREE, CONN_CONNECTING, CONN_SENDING, CONN_READING };
+
+struct conn {
+	struct tcpb_engine *e;
+	struct event io;
+	struct event tmo;
+	int fd;
+	enum conn_state state;
+	uint64_t offset_ns;     /* scheduled offset from t0 */
+	uint64_t start_ns;      /* actual start (CLOCK_MONOTONIC) */
+	const struct tcpb_query *q;
+	uint8_t head[4];        /* length prefix and ID of this connection's query */
+	size_t sent;
+	uint8_t hdr[2 + LDNS_HEADER_SIZE]; /* answer length prefix and header */
+	size_t got;             /* answer bytes read, prefix included */
+	size_t need;            /* 2 + answer length, once known */
+	struct conn *next_free;
+};
+
+struct tcpb_engine {
+	const struct tcpb_options *o;
+	struct event_base *base;
+	struct tcpb_schedule sched;
+	struct tcpb_stats *stats;
+	struct tcpb_querylist *ql;
+	size_t qnext;
+	struct tcpb_sources *src;
+	struct tcpb_addr dst;
+	struct conn *pool;
+	struct conn *free_list;
+	uint64_t pool_n, inflight, max_inflight;
+	const struct timeval *tmo_tv;
+	uint64_t timeout_ns;
+	struct event *tick, *progress, *sigint, *sigterm;
+	int sched_done, interrupted, stalled;
+	uint64_t rng;
+	uint64_t end_ns, last_start_ns;
+	uint64_t prog_attempted, prog_succeeded, prog_failed, prog_n;
+	uint8_t scratch[65536];
+};
+
+static void conn_io_cb(evutil_socket_t fd, short what, void *arg);
+static void conn_tmo_cb(evutil_socket_t fd, short what, void *arg);
+
+static uint16_t
+engine_random_id(struct tcpb_engine *e)
+{
+	/* xorshift64*: query IDs only need to differ, not to be secret. */
+	e->rng ^= e->rng >> 12;
+	e->rng ^= e->rng << 25;
+	e->rng ^= e->rng >> 27;
+	return (uint16_t)((e->rng * UINT64_C(2685821657736338717)) >> 48);
+}
+
+static void
+engine_maybe_finish(struct tcpb_engine *e)
+{
+	if (e->sched_done && e->inflight == 0) {
+		e->end_ns = tcpb_now_ns();
+		event_base_loopbreak(e->base);
+	}
+}
+
+static void
+conn_release(struct conn *c)
+{
+	struct tcpb_engine *e = c->e;
+	event_del(&c->io);
+	event_del(&c->tmo);
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	c->state = CONN_FREE;
+	c->next_free = e->free_list;
+	e->free_list = c;
+	e->inflight--;
+	engine_maybe_finish(e);
+}
+
+static void
+conn_fail(struct conn *c, enum tcpb_cause cause, int err)
+{
+	tcpb_stats_failure(c->e->stats, c->offset_ns, cause, err);
+	conn_release(c);
+}
+
+static void
+conn_succeed(struct conn *c)
+{
+	uint64_t now = tcpb_now_ns();
+	uint64_t sched = c->e->sched.t0_ns + c->offset_ns;
+	tcpb_stats_success(c->e->stats, c->offset_ns, now > sched ? now - sched : 0);
+	conn_release(c);
+}
+
+static void
+conn_send(struct conn *c)
+{
+	struct iovec iov[2];
+	struct msghdr msg;
+	size_t total = c->q->len;
+	ssize_t n;
+	int cnt;
+
+	while (c->sent < total) {
+		memset(&msg, 0, sizeof(msg));
+		cnt = 0;
+		if (c->sent < 4) {
+			iov[cnt].iov_base = c->head + c->sent;
+			iov[cnt++].iov_len = 4 - c->sent;
+			iov[cnt].iov_base = c->q->wire + 4;
+			iov[cnt++].iov_len = total - 4;
+		} else {
+			iov[cnt].iov_base = c->q->wire + c->sent;
+			iov[cnt++].iov_len = total - c->sent;
+		}
+		msg.msg_iov = iov;
+		msg.msg_iovlen = (size_t)cnt;
+		n = sendmsg(c->fd, &msg, MSG_NOSIGNAL);
+		if (n < 0) {
+			/* Edge-triggered: the next EPOLLOUT edge resumes. */
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;
+			if (errno == EINTR)
+				continue;
+			conn_fail(c, tcpb_cause_of_errno(errno), errno);
+			return;
+		}
+		c->sent += (size_t)n;
+	}
+	c->state = CONN_READING;
+}
+
+/* The answer is complete: a whole DNS message, ID and QR checked. */
+static void
+conn_check_answer(struct conn *c)
+{
+	const uint8_t *w = c->hdr + 2;
+	if (c->need < 2 + LDNS_HEADER_SIZE
+	    || LDNS_ID_WIRE(w) != (uint16_t)((c->head[2] << 8) | c->head[3])
+	    || !LDNS_QR_WIRE(w))
+		conn_fail(c, TCPB_CAUSE_BAD, 0);
+	else
+		conn_succeed(c);
+}
+
+/* Read what has arrived (one recv usually takes the whole answer); keep
+ * the length prefix and the DNS header, count the rest. */
+static void
+conn_read(struct conn *c)
+{
+	uint8_t *buf = c->e->scratch;
+	ssize_t n;
+	size_t k;
+	for (;;) {
+		n = recv(c->fd, buf, sizeof(c->e->scratch), 0);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;
+			if (errno == EINTR)
+				continue;
+			conn_fail(c, tcpb_cause_of_errno(errno), errno);
+			return;
+		}
+		if (n == 0) {
+			conn_fail(c, TCPB_CAUSE_SHORT, 0);
+			return;
+		}
+		if (c->got < sizeof(c->hdr)) {
+			k = sizeof(c->hdr) - c->got;
+			if (k > (size_t)n)
+				k = (size_t)n;
+			memcpy(c->hdr + c->got, buf, k);
+		}
+		c->got += (size_t)n;
+		if (c->need == 0 && c->got >= 2) {
+			c->need = 2 + (((size_t)c->hdr[0] << 8) | c->hdr[1]);
+			if (c->need < 2 + LDNS_HEADER_SIZE) {
+				conn_fail(c, TCPB_CAUSE_BAD, 0);
+				return;
+			}
+		}
+		if (c->need && c->got >= c->need) {
+			conn_check_answer(c);
+			return;
+		}
+	}
+}
+
+/* One edge-triggered registration for the whole life of a connection
+ * (no epoll_ctl per state change); the state says what an event means. */
+static void
+conn_io_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	int err = 0;
+	socklen_t len = sizeof(err);
+	switch (c->state) {
+	case CONN_CONNECTING:
+		/* EPOLLERR/EPOLLHUP come as EV_READ: the connect failed. */
+		if (what & EV_READ) {
+			if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+				err = errno;
+			if (err) {
+				conn_fail(c, tcpb_cause_of_errno(err), err);
+				return;
+			}
+		}
+		tcpb_hist_record(&c->e->stats->connect_us, (tcpb_now_ns() - c->start_ns) / 1000);
+		c->state = CONN_SENDING;
+		conn_send(c);
+		break;
+	case CONN_SENDING:
+		conn_send(c);
+		break;
+	case CONN_READING:
+		conn_read(c);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+conn_tmo_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	uint64_t now = tcpb_now_ns(), deadline = c->start_ns + c->e->timeout_ns;
+	(void)fd;
+	(void)what;
+	if (now > deadline && now - deadline > c->e->stats->max_timer_lateness_ns)
+		c->e->stats->max_timer_lateness_ns = now - deadline;
+	/* A timeout handled later than the margin: the loop did not keep up,
+	 * so an answer may have waited unread; the run is not valid. */
+	if (now > deadline && tcpb_schedule_too_late(&c->e->sched, now - deadline))
+		c->e->stats->late_timeouts++;
+	conn_fail(c, TCPB_CAUSE_TIMEOUT, 0);
+}
+
+/* Start connection i (scheduled at offset). */
+static void
+engine_start_conn(struct tcpb_engine *e, uint64_t offset, uint64_t now)
+{
+	struct conn *c = e->free_list;
+	const struct tcpb_addr *src;
+	uint64_t sched = e->sched.t0_ns + offset, late = now > sched ? now - sched : 0;
+	uint16_t id;
+	int in_progress = 0;
+
+	tcpb_stats_start(e->stats, offset, late, tcpb_schedule_too_late(&e->sched, late));
+	e->last_start_ns = now - e->sched.t0_ns;
+	if (!c) {
+		/* Cannot happen with a pool sized by tcpb_schedule_max_inflight
+		 * unless timeouts fire late: the generator is the limit. */
+		e->stats->pool_exhausted++;
+		tcpb_stats_failure(e->stats, offset, TCPB_CAUSE_LOCAL, 0);
+		return;
+	}
+	e->free_list = c->next_free;
+	e->inflight++;
+	/* Both events assigned before anything can fail, so that
+	 * conn_release may always event_del them. */
+	evtimer_assign(&c->tmo, e->base, conn_tmo_cb, c);
+	event_assign(&c->io, e->base, -1, 0, conn_io_cb, c);
+	c->state = CONN_CONNECTING;
+	if (e->inflight > e->max_inflight)
+		e->max_inflight = e->inflight;
+	c->offset_ns = offset;
+	c->start_ns = now;
+	c->q = &e->ql->q[e->qnext];
+	if (++e->qnext == e->ql->n)
+		e->qnext = 0;
+	id = engine_random_id(e);
+	c->head[0] = c->q->wire[0];
+	c->head[1] = c->q->wire[1];
+	c->head[2] = (uint8_t)(id >> 8);
+	c->head[3] = (uint8_t)id;
+	c->sent = c->got = c->need = 0;
+	src = tcpb_sources_next(e->src);
+	c->fd = tcpb_conn_open(&e->dst, src, e->o->rst_close, &in_progress);
+	if (c->fd < 0) {
+		conn_fail(c, tcpb_cause_of_errno(errno), errno);
+		return;
+	}
+	if (evtimer_add(&c->tmo, e->tmo_tv) < 0) {
+		conn_fail(c, TCPB_CAUSE_LOCAL, errno);
+		return;
+	}
+	event_assign(&c->io, e->base, c->fd, EV_READ | EV_WRITE | EV_PERSIST | EV_ET,
+		conn_io_cb, c);
+	if (event_add(&c->io, NULL) < 0) {
+		conn_fail(c, TCPB_CAUSE_LOCAL, errno);
+		return;
+	}
+	if (in_progress) {
+		c->state = CONN_CONNECTING;
+	} else {
+		tcpb_hist_record(&e->stats->connect_us, (tcpb_now_ns() - now) / 1000);
+		c->state = CONN_SENDING;
+		conn_send(c);
+	}
+}
+
+static void
+engine_stop_scheduling(struct tcpb_engine *e)
+{
+	e->sched_done = 1;
+	evtimer_del(e->tick);
+	engine_maybe_finish(e);
+}
+
+static void
+engine_tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct tcpb_engine *e = arg;
+	struct tcpb_schedule *s = &e->sched;
+	uint64_t now = tcpb_now_ns(), at;
+	struct timeval tv;
+	(void)fd;
+	(void)what;
+
+	while (s->next < s->count) {
+		if (e->o->stall_ms && !e->stalled && s->next == s->count / 2) {
+			/* Hidden test option: starve the scheduler on purpose. */
+			struct timespec ts = { e->o->stall_ms / 1000,
+				(long)(e->o->stall_ms % 1000) * 1000000L };
+			e->stalled = 1;
+			nanosleep(&ts, NULL);
+			now = tcpb_now_ns();
+		}
+		at = tcpb_schedule_at_ns(s, s->next);
+		if (at > now)
+			break;
+		engine_start_conn(e, at - s->t0_ns, now);
+		s->next++;
+		now = tcpb_now_ns();
+	}
+	if (s->next >= s->count) {
+		engine_stop_scheduling(e);
+		return;
+	}
+	at = tcpb_schedule_at_ns(s, s->next) - now;
+	tv.tv_sec = (time_t)(at / 1000000000u);
+	tv.tv_usec = (suseconds_t)((at % 1000000000u) / 1000);
+	evtimer_add(e->tick, &tv);
+}
+
+static void
+engine_progress_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct tcpb_engine *e = arg;
+	struct tcpb_stats *s = e->stats;
+	(void)fd;
+	(void)what;
+	e->prog_n++;
+	if (e->o->quiet)
+		return;
+	fprintf(stderr, "tcpbench: %3llus started %llu/s ok %llu/s failed %llu/s in-flight %llu "
+		"max-lateness %lluus%s%s\n",
+		(unsigned long long)e->prog_n,
+		(unsigned long long)(s->attempted - e->prog_attempted),
+		(unsigned long long)(s->succeeded - e->prog_succeeded),
+		(unsigned long long)(s->failed - e->prog_failed),
+		(unsigned long long)e->inflight,
+		(unsigned long long)(s->max_lateness_ns / 1000),
+		s->late_starts || s->late_timeouts || s->pool_exhausted ? " GENERATOR-LIMITED" : "",
+		e->sched_done ? " (draining)" : "");
+	e->prog_attempted = s->attempted;
+	e->prog_succeeded = s->succeeded;
+	e->prog_failed = s->failed;
+}
+
+static void
+engine_signal_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct tcpb_engine *e = arg;
+	(void)what;
+	if (!e->interrupted)
+		fprintf(stderr, "tcpbench: %s: stopping; waiting for %llu connections in flight\n",
+			strsignal((int)sig), (unsigned long long)e->inflight);
+	e->interrupted = 1;
+	if (!e->sched_done)
+		engine_stop_scheduling(e);
+}
+
+struct tcpb_engine *
+tcpb_engine_create(const struct tcpb_options *o, struct tcpb_querylist *ql,
+	struct tcpb_sources *src, const struct tcpb_addr *dst, struct tcpb_stats *stats,
+	char *err, size_t errlen)
+{
+	struct tcpb_engine *e;
+	struct event_config *cfg;
+	struct timeval tv;
+	uint64_t i;
+
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		snprintf(err, errlen, "calloc: %s", strerror(errno));
+		return NULL;
+	}
+	e->o = o;
+	e->ql = ql;
+	e->src = src;
+	e->dst = *dst;
+	e->stats = stats;
+	e->timeout_ns = (uint64_t)o->timeout_ms * 1000000u;
+	if (tcpb_schedule_init(&e->sched, o->rate, o->duration_s,
+		tcpb_schedule_margin_ns(o->timeout_ms, o->margin_pct)) < 0) {
+		snprintf(err, errlen, "rate %g x duration %g gives no valid connection count",
+			o->rate, o->duration_s);
+		goto fail;
+	}
+	if (getrandom(&e->rng, sizeof(e->rng), 0) != sizeof(e->rng) || e->rng == 0)
+		e->rng = (uint64_t)tcpb_now_ns() | 1;
+	e->pool_n = tcpb_schedule_max_inflight(o->rate, o->timeout_ms, o->margin_pct);
+	if (e->pool_n > e->sched.count + 1)
+		e->pool_n = e->sched.count + 1;
+	e->pool = calloc(e->pool_n, sizeof(*e->pool));
+	if (!e->pool) {
+		snprintf(err, errlen, "cannot allocate %llu connections: %s",
+			(unsigned long long)e->pool_n, strerror(errno));
+		goto fail;
+	}
+	for (i = e->pool_n; i > 0; i--) {
+		struct conn *c = &e->pool[i - 1];
+		c->e = e;
+		c->fd = -1;
+		c->next_free = e->free_list;
+		e->free_list = c;
+	}
+	cfg = event_config_new();
+	if (!cfg) {
+		snprintf(err, errlen, "event_config_new failed");
+		goto fail;
+	}
+	event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER | EVENT_BASE_FLAG_NOLOCK);
+	e->base = event_base_new_with_config(cfg);
+	event_config_free(cfg);
+	if (!e->base) {
+		snprintf(err, errlen, "cannot create the libevent base");
+		goto fail;
+	}
+	tv.tv_sec = o->timeout_ms / 1000;
+	tv.tv_usec = (suseconds_t)(o->timeout_ms % 1000) * 1000;
+	e->tmo_tv = event_base_init_common_timeout(e->base, &tv);
+	e->tick = evtimer_new(e->base, engine_tick_cb, e);
+	e->progress = event_new(e->base, -1, EV_PERSIST, engine_progress_cb, e);
+	e->sigint = evsignal_new(e->base, SIGINT, engine_signal_cb, e);
+	e->sigterm = evsignal_new(e->base, SIGTERM, engine_signal_cb, e);
+	if (!e->tmo_tv || !e->tick || !e->progress || !e->sigint || !e->sigterm) {
+		snprintf(err, errlen, "cannot create libevent events");
+		goto fail;
+	}
+	/* One priority for all events: a scheduler that went first would
+	 * starve answers and timeouts under load and hide it. */
+	return e;
+fail:
+	tcpb_engine_free(e);
+	return NULL;
+}
+
+int
+tcpb_engine_run(struct tcpb_engine *e, char *err, size_t errlen)
+{
+	struct timeval second = { 1, 0 }, start = { 0, 1000 };
+	if (evsignal_add(e->sigint, NULL) < 0 || evsignal_add(e->sigterm, NULL) < 0
+	    || event_add(e->progress, &second) < 0) {
+		snprintf(err, errlen, "cannot add libevent events");
+		return -1;
+	}
+	/* t0 one millisecond ahead: the first tick finds connection 0 due. */
+	e->sched.t0_ns = tcpb_now_ns() + 1000000u;
+	evtimer_add(e->tick, &start);
+	if (event_base_dispatch(e->base) < 0) {
+		snprintf(err, errlen, "event loop failed");
+		return -1;
+	}
+	if (!e->end_ns)
+		e->end_ns = tcpb_now_ns();
+	return 0;
+}
+
+int
+tcpb_engine_interrupted(const struct tcpb_engine *e)
+{
+	return e->interrupted;
+}
+
+uint64_t
+tcpb_engine_elapsed_ns(const struct tcpb_engine *e)
+{
+	return e->end_ns > e->sched.t0_ns ? e->end_ns - e->sched.t0_ns : 0;
+}
+
+uint64_t
+tcpb_engine_last_start_ns(const struct tcpb_engine *e)
+{
+	return e->last_start_ns;
+}
+
+uint64_t
+tcpb_engine_max_inflight(const struct tcpb_engine *e)
+{
+	return e->max_inflight;
+}
+
+void
+tcpb_engine_free(struct tcpb_engine *e)
+{
+	uint64_t i;
+	if (!e)
+		return;
+	if (e->pool) {
+		for (i = 0; i < e->pool_n; i++)
+			if (e->pool[i].state != CONN_FREE) {
+				event_del(&e->pool[i].io);
+				event_del(&e->pool[i].tmo);
+				if (e->pool[i].fd >= 0)
+					close(e->pool[i].fd);
+			}
+		free(e->pool);
+	}
+	if (e->tick)
+		event_free(e->tick);
+	if (e->progress)
+		event_free(e->progress);
+	if (e->sigint)
+		event_free(e->sigint);
+	if (e->sigterm)
+		event_free(e->sigterm);
+	if (e->base)
+		event_base_free(e->base);
+	free(e);
+}

@@ -1,0 +1,174 @@
+/*
+ * options.c -- command-line parsing and validation; see options.h.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+#include "network.h"
+
+void
+tcpb_options_usage(FILE *f)
+{
+	fprintf(f,
+"usage: tcpbench -s ADDR [-p PORT] -r RATE -d SECONDS [-t TIMEOUT_MS]\n"
+"                [-q QUERYFILE | -n QNAME/QTYPE] [-e SIZE] [-D] [-R]\n"
+"                [-b SOURCE_PREFIX_OR_LIST] [--json FILE|-] [--margin PCT]\n"
+"                [--rst-close] [--quiet]\n"
+"  One new TCP connection per query, started open-loop at t0 + i/RATE.\n"
+"  -s ADDR       server address (numeric IPv4 or IPv6)\n"
+"  -p PORT       server port (53)\n"
+"  -r RATE       connections per second\n"
+"  -d SECONDS    duration of the schedule\n"
+"  -t MS         per-connection timeout (2000)\n"
+"  -q FILE       query list: 'qname qtype [edns=SIZE|noedns|do|rd ...]' per line\n"
+"  -n NAME/TYPE  one query (default ./SOA)\n"
+"  -e SIZE       EDNS0 with this UDP size;  -D  set DO (implies EDNS);  -R  set RD\n"
+"  -b SOURCES    local source addresses: list and/or prefixes, comma-separated\n"
+"  --json FILE   write the results as JSON (- for stdout)\n"
+"  --margin PCT  allowed start lateness, percent of the timeout (5)\n"
+"  --rst-close   close with SO_LINGER 0 (RST, no TIME-WAIT)\n"
+"  --quiet       no progress line each second\n"
+"exit: 0 valid run, 1 error, 3 generator-limited (self-check failed),\n"
+"      4 interrupted (SIGINT/SIGTERM; results written, marked interrupted)\n");
+}
+
+static int
+parse_double(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	*out = strtod(s, &end);
+	return (errno || end == s || *end || !isfinite(*out)) ? -1 : 0;
+}
+
+static int
+parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	errno = 0;
+	if (*s == '-')
+		return -1;
+	*out = strtoul(s, &end, 10);
+	return (errno || end == s || *end || *out > max) ? -1 : 0;
+}
+
+int
+tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
+	char *err, size_t errlen)
+{
+	enum { OPT_JSON = 256, OPT_MARGIN, OPT_RST, OPT_QUIET, OPT_STALL, OPT_SRCMAX };
+	static const struct option longopts[] = {
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "margin", required_argument, NULL, OPT_MARGIN },
+		{ "rst-close", no_argument, NULL, OPT_RST },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "stall-ms", required_argument, NULL, OPT_STALL },
+		{ "sources-max", required_argument, NULL, OPT_SRCMAX },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	unsigned long u;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->port = 53;
+	o->timeout_ms = 2000;
+	o->margin_pct = 5.0;
+	o->sources_max = TCPB_SOURCES_MAX;
+	o->rate = -1;
+	o->duration_s = -1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":s:p:r:d:t:q:n:e:DRb:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': o->server = optarg; break;
+		case 'p':
+			if (parse_uint(optarg, 65535, &u) < 0 || u == 0)
+				goto bad;
+			o->port = (unsigned)u;
+			break;
+		case 'r':
+			if (parse_double(optarg, &o->rate) < 0 || !(o->rate > 0))
+				goto bad;
+			break;
+		case 'd':
+			if (parse_double(optarg, &o->duration_s) < 0 || !(o->duration_s > 0))
+				goto bad;
+			break;
+		case 't':
+			if (parse_uint(optarg, 3600000, &u) < 0 || u == 0)
+				goto bad;
+			o->timeout_ms = (unsigned)u;
+			break;
+		case 'q': o->queryfile = optarg; break;
+		case 'n': o->single = optarg; break;
+		case 'e':
+			if (parse_uint(optarg, 65535, &u) < 0 || u < 512)
+				goto bad;
+			o->edns_size = (int)u;
+			break;
+		case 'D': o->do_bit = 1; break;
+		case 'R': o->rd = 1; break;
+		case 'b': o->sources = optarg; break;
+		case OPT_JSON: o->json = optarg; break;
+		case OPT_MARGIN:
+			if (parse_double(optarg, &o->margin_pct) < 0 || o->margin_pct < 0
+			    || o->margin_pct > 100)
+				goto bad;
+			break;
+		case OPT_RST: o->rst_close = 1; break;
+		case OPT_QUIET: o->quiet = 1; break;
+		case OPT_STALL:
+			if (parse_uint(optarg, 600000, &u) < 0)
+				goto bad;
+			o->stall_ms = (unsigned)u;
+			break;
+		case OPT_SRCMAX:
+			if (parse_uint(optarg, 1u << 24, &u) < 0 || u == 0)
+				goto bad;
+			o->sources_max = (size_t)u;
+			break;
+		case 'h':
+			tcpb_options_usage(stdout);
+			return 1;
+		case ':':
+			snprintf(err, errlen, "option %s needs an argument", argv[optind - 1]);
+			return -1;
+		default:
+			snprintf(err, errlen, "unknown option %s", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (!o->server) {
+		snprintf(err, errlen, "no server: -s ADDR is required");
+		return -1;
+	}
+	if (o->rate < 0 || o->duration_s < 0) {
+		snprintf(err, errlen, "-r RATE and -d SECONDS are required");
+		return -1;
+	}
+	if (o->queryfile && o->single) {
+		snprintf(err, errlen, "-q and -n exclude each other");
+		return -1;
+	}
+	if (!o->queryfile && !o->single)
+		o->single = "./SOA";
+	return 0;
+bad:
+	snprintf(err, errlen, "bad value '%s' for -%c", optarg, c < 256 ? c : '-');
+	if (c >= 256) {
+		const struct option *lo;
+		for (lo = longopts; lo->name; lo++)
+			if (lo->val == c)
+				snprintf(err, errlen, "bad value '%s' for --%s", optarg, lo->name);
+	}
+	return -1;
+}

@@ -1,0 +1,41 @@
+/*
+ * options.h -- tcpbench's command line.
+ *
+ *   tcpbench -s ADDR [-p PORT] -r RATE -d SECONDS [-t TIMEOUT_MS]
+ *            [-q QUERYFILE | -n QNAME/QTYPE] [-e SIZE] [-D] [-R]
+ *            [-b SOURCE_PREFIX_OR_LIST] [--json FILE|-] [--margin PCT]
+ *            [--rst-close] [--quiet]
+ */
+#ifndef TCPB_OPTIONS_H
+#define TCPB_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct tcpb_options {
+	const char *server;
+	unsigned port;
+	double rate;            /* connections per second */
+	double duration_s;
+	unsigned timeout_ms;
+	double margin_pct;      /* allowed start lateness, % of the timeout */
+	const char *queryfile;
+	const char *single;     /* -n QNAME/QTYPE */
+	const char *sources;    /* -b */
+	size_t sources_max;
+	const char *json;       /* --json FILE or "-" */
+	int edns_size;          /* -e; 0 = no EDNS */
+	int do_bit;             /* -D */
+	int rd;                 /* -R */
+	int rst_close;          /* --rst-close: SO_LINGER 0 */
+	int quiet;              /* no progress lines */
+	unsigned stall_ms;      /* hidden test option: stall the scheduler once */
+};
+
+/* Parse argv. Returns 0, 1 when help was asked for (printed), or -1 with
+ * a message in err. */
+int tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
+	char *err, size_t errlen);
+void tcpb_options_usage(FILE *f);
+
+#endif

@@ -1,0 +1,21 @@
+# tcpbench.mk -- the DNS-over-TCP connection-rate generator (issue 8).
+# Included by the top Makefile; see docs/tcpbench.md.
+
+TCPB_LIBS := $(shell pkg-config --libs libevent ldns) -lm
+TCPB_MODULES := tcpbench/options.c tcpbench/network.c tcpbench/query.c \
+                tcpbench/schedule.c tcpbench/stats.c tcpbench/histogram.c \
+                tcpbench/output.c tcpbench/engine.c
+
+$(eval $(call c_program,tcpbench/tcpbench,tcpbench/tcpbench.c $(TCPB_MODULES),$(TCPB_LIBS)))
+
+# Test helper: a listener that accepts and resets (SO_LINGER 0) at once.
+$(eval $(call c_program,tcpbench/tests/rst-server,tcpbench/tests/rst-server.c,))
+
+$(eval $(call c_unit_test,tcpbench/tests/test-histogram,tcpbench/tests/test-histogram.c tcpbench/histogram.c,-lm))
+$(eval $(call c_unit_test,tcpbench/tests/test-query,tcpbench/tests/test-query.c tcpbench/query.c,$(shell pkg-config --libs ldns)))
+$(eval $(call c_unit_test,tcpbench/tests/test-sources,tcpbench/tests/test-sources.c tcpbench/network.c tcpbench/stats.c tcpbench/histogram.c,-lm))
+$(eval $(call c_unit_test,tcpbench/tests/test-schedule,tcpbench/tests/test-schedule.c tcpbench/schedule.c,-lm))
+
+.PHONY: tcpbench-bench
+tcpbench-bench: tcpbench/tcpbench
+	tcpbench/bench

@@ -1,0 +1,91 @@
+# tests/lib.sh: helpers shared by tcpbench's integration tests. Source
+# after scripts/lib/testlib.sh.
+#
+# Each test runs in a private network namespace of its own (unshare -n):
+# its loopback, NSD, drop rules and helper servers are invisible to the
+# rest of the machine and to other tests, and vanish with the test.
+
+TCPBENCH="$RB_TOP/tcpbench/tcpbench"
+
+# tcpb_enter_netns "$@": re-run the calling test in a fresh network namespace.
+tcpb_enter_netns() {
+    if [ -z "${TCPB_IN_NETNS:-}" ]; then
+        need_root
+        exec unshare --net env TCPB_IN_NETNS=1 "$0" "$@"
+    fi
+    ip link set lo up
+}
+
+TCPB_PIDS=()
+# tcpb_cleanup: stop what the test started (by pid), remove the scratch dir.
+tcpb_cleanup() {
+    local p
+    for p in "${TCPB_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    for p in "${TCPB_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+    [ -n "${TEST_TMP:-}" ] && rm -rf "$TEST_TMP"
+}
+
+# tcpb_setup: scratch directory and cleanup trap.
+tcpb_setup() {
+    TEST_TMP=$(mktemp -d /tmp/rbtest-tcpb.XXXXXX)
+    trap tcpb_cleanup EXIT
+}
+
+# tcpb_start_nsd ADDR: NSD serving the minimal root zone on ADDR port 53.
+tcpb_start_nsd() {
+    local addr=$1 dir="$TEST_TMP/nsd"
+    mkdir -p "$dir"
+    cat > "$dir/nsd.conf" <<EOF2
+server:
+    ip-address: $addr
+    port: 53
+    server-count: 1
+    tcp-count: 1000
+    tcp-timeout: 3
+    rrl-ratelimit: 0
+    rrl-whitelist-ratelimit: 0
+    username: ""
+    chroot: ""
+    database: ""
+    zonesdir: "$RB_TOP/zones/minimal"
+    zonelistfile: "$dir/zone.list"
+    xfrdfile: "$dir/xfrd.state"
+    xfrdir: "$dir"
+    pidfile: "$dir/nsd.pid"
+    logfile: "$dir/nsd.log"
+    verbosity: 1
+remote-control:
+    control-enable: no
+zone:
+    name: "."
+    zonefile: "root.zone"
+EOF2
+    nsd -c "$dir/nsd.conf" || fail "nsd did not start: $(cat "$dir/nsd.log" 2>/dev/null)"
+    local i
+    for i in $(seq 100); do
+        [ -s "$dir/nsd.pid" ] && dig +tcp +time=1 +tries=1 +short @"$addr" . SOA 2>/dev/null | grep -q . && break
+        sleep 0.1
+    done
+    TCPB_PIDS+=("$(cat "$dir/nsd.pid")")
+    dig +tcp +time=1 +tries=1 +short @"$addr" . SOA | grep -q . || fail "nsd does not answer on $addr"
+}
+
+# tcpb_start_rst_server ADDR PORT: the accept-and-reset helper.
+tcpb_start_rst_server() {
+    local fifo="$TEST_TMP/rst.out"
+    "$RB_TOP/tcpbench/tests/rst-server" "$1" "$2" 60 > "$fifo" 2>"$TEST_TMP/rst.err" &
+    TCPB_PIDS+=("$!")
+    local i
+    for i in $(seq 50); do grep -q ready "$fifo" && return 0; sleep 0.1; done
+    fail "rst-server did not come up: $(cat "$TEST_TMP/rst.err")"
+}
+
+# tcpb_run JSON ARGS...: run tcpbench, JSON to the file; sets TCPB_RC.
+tcpb_run() {
+    local json=$1; shift
+    TCPB_RC=0
+    "$TCPBENCH" --quiet --json "$json" "$@" || TCPB_RC=$?
+}
+
+# jnum FILE FILTER: a JSON value (must exist).
+jnum() { jq -er "$2" "$1"; }
