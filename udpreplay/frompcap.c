@@ -7,6 +7,9 @@
  * goes to the service address: nothing in the output points at a real
  * network. Broken and non-DNS packets are counted and skipped.
  *
+ * A query ldns cannot parse (name too long, ...) but whose header says
+ * query goes to the pcap unchanged, not to the query list.
+ *
  * TCP: each segment to or from port 53 is read as a sequence of
  * length-prefixed DNS messages; messages split across segments are not
  * reassembled (counted as "TCP data without a whole DNS message"). TCP
@@ -34,6 +37,7 @@ typedef struct ur_stats {
 	uint64_t decode[UR_DECODE_RESULTS];
 	uint64_t not_dns_port;
 	uint64_t malformed;
+	uint64_t malformed_queries;
 	uint64_t tcp_empty, tcp_partial;
 	uint64_t no_question;
 	uint64_t too_big;
@@ -44,7 +48,16 @@ typedef struct ur_conv {
 	ur_outfile qlist;
 	ur_addr service4, service6;
 	ur_stats st;
+	int verbose;
 } ur_conv;
+
+/* -v: say which packet was skipped and why. */
+static void
+ur_conv_skip(const ur_conv *cv, const char *why)
+{
+	if (cv->verbose)
+		fprintf(stderr, "from-pcap: packet %llu: %s\n", (unsigned long long)cv->st.packets, why);
+}
 
 /* FNV-1a over the original address: a stable pseudonym for the client. */
 static uint64_t
@@ -81,38 +94,22 @@ ur_client_map(const ur_addr *orig, ur_addr *out)
 	}
 }
 
-/* One DNS message from the capture: queries go to both outputs. */
+/* A query into the pcap, from the mapped client to the service address. */
 static int
-ur_conv_message(ur_conv *cv, const struct pcap_pkthdr *h, const ur_packet *pkt,
+ur_conv_write(ur_conv *cv, const struct pcap_pkthdr *h, const ur_packet *pkt,
     const uint8_t *msg, size_t len)
 {
-	ldns_pkt *dns = NULL;
 	ur_addr src;
-	uint16_t dport;
 
-	if (ldns_wire2pkt(&dns, msg, len) != LDNS_STATUS_OK) {
-		cv->st.malformed++;
-		return 0;
-	}
-	if (ldns_pkt_qr(dns)) {
-		cv->st.responses++;
-		ldns_pkt_free(dns);
-		return 0;
-	}
 	if (len > 65535 - 48) {
 		cv->st.too_big++;
-		ldns_pkt_free(dns);
+		ur_conv_skip(cv, "query too large for one UDP datagram");
 		return 0;
 	}
 	ur_client_map(&pkt->src, &src);
-	dport = pkt->dport;
 	if (ur_pcapout_udp(&cv->pcap, &h->ts, &src, pkt->sport,
-	    pkt->src.family == AF_INET ? &cv->service4 : &cv->service6, dport, msg, len)) {
-		ldns_pkt_free(dns);
+	    pkt->src.family == AF_INET ? &cv->service4 : &cv->service6, pkt->dport, msg, len))
 		return -1;
-	}
-	if (ur_qlist_write(cv->qlist.fp, dns) != 0)
-		cv->st.no_question++;
 	cv->st.queries++;
 	if (pkt->proto == IPPROTO_UDP)
 		cv->st.udp++;
@@ -122,8 +119,39 @@ ur_conv_message(ur_conv *cv, const struct pcap_pkthdr *h, const ur_packet *pkt,
 		cv->st.v4++;
 	else
 		cv->st.v6++;
-	ldns_pkt_free(dns);
 	return 0;
+}
+
+/* One DNS message from the capture: queries go to both outputs. */
+static int
+ur_conv_message(ur_conv *cv, const struct pcap_pkthdr *h, const ur_packet *pkt,
+    const uint8_t *msg, size_t len)
+{
+	ldns_pkt *dns = NULL;
+
+	if (ldns_wire2pkt(&dns, msg, len) != LDNS_STATUS_OK) {
+		/* Junk is real traffic too (the paper's FORMERR answers): a
+		 * malformed UDP message whose header says query is replayed
+		 * as it was, but it has no line in the query list. Not over
+		 * TCP: there a bad message means we are out of step with
+		 * the stream (a segment continuing a message). */
+		if (pkt->proto != IPPROTO_UDP || len < LDNS_HEADER_SIZE || LDNS_QR_WIRE(msg)) {
+			cv->st.malformed++;
+			ur_conv_skip(cv, "malformed DNS message");
+			return 0;
+		}
+		cv->st.malformed_queries++;
+		return ur_conv_write(cv, h, pkt, msg, len);
+	}
+	if (ldns_pkt_qr(dns)) {
+		cv->st.responses++;
+		ldns_pkt_free(dns);
+		return 0;
+	}
+	if (ur_qlist_write(cv->qlist.fp, dns) != 0)
+		cv->st.no_question++;
+	ldns_pkt_free(dns);
+	return ur_conv_write(cv, h, pkt, msg, len);
 }
 
 static int
@@ -138,10 +166,12 @@ ur_conv_packet(ur_conv *cv, int linktype, const struct pcap_pkthdr *h, const uin
 	r = ur_decode_frame(linktype, data, h->caplen, &pkt);
 	if (r != UR_DECODE_OK) {
 		cv->st.decode[r]++;
+		ur_conv_skip(cv, ur_decode_reason(r));
 		return 0;
 	}
 	if (pkt.sport != 53 && pkt.dport != 53) {
 		cv->st.not_dns_port++;
+		ur_conv_skip(cv, "not port 53");
 		return 0;
 	}
 	if (pkt.proto == IPPROTO_UDP)
@@ -156,11 +186,13 @@ ur_conv_packet(ur_conv *cv, int linktype, const struct pcap_pkthdr *h, const uin
 	while (left > 0) {
 		if (left < 2) {
 			cv->st.tcp_partial++;
+			ur_conv_skip(cv, "TCP data without a whole DNS message");
 			break;
 		}
 		mlen = (size_t)(p[0] << 8 | p[1]);
 		if (mlen == 0 || mlen > left - 2) {
 			cv->st.tcp_partial++;
+			ur_conv_skip(cv, "TCP data without a whole DNS message");
 			break;
 		}
 		if (ur_conv_message(cv, h, &pkt, p + 2, mlen))
@@ -188,6 +220,9 @@ ur_stats_print(const ur_stats *st, const char *file, FILE *out)
 		fprintf(out, "from-pcap:   %llu skipped: not port 53\n", (unsigned long long)st->not_dns_port);
 	if (st->malformed)
 		fprintf(out, "from-pcap:   %llu skipped: malformed DNS message\n", (unsigned long long)st->malformed);
+	if (st->malformed_queries)
+		fprintf(out, "from-pcap:   %llu malformed queries: in the pcap as they were, not in the query list\n",
+		    (unsigned long long)st->malformed_queries);
 	if (st->tcp_empty)
 		fprintf(out, "from-pcap:   %llu skipped: TCP segments without data\n", (unsigned long long)st->tcp_empty);
 	if (st->tcp_partial)
@@ -205,12 +240,13 @@ static void
 usage(FILE *out)
 {
 	fprintf(out,
-"usage: from-pcap [-4 ADDR] [-6 ADDR] -o TRACE.pcap -q TRACE.queries CAPTURE\n"
+"usage: from-pcap [-v] [-4 ADDR] [-6 ADDR] -o TRACE.pcap -q TRACE.queries CAPTURE\n"
 "  CAPTURE      pcap or pcapng (Ethernet, raw IP, Linux cooked, loopback)\n"
 "  -o FILE      the query-only pcap to write (UDP, Ethernet)\n"
 "  -q FILE      the query list to write\n"
 "  -4 / -6 ADDR service addresses the queries are sent to\n"
 "               (default 198.18.0.53 / 2001:2::53)\n"
+"  -v           name every skipped packet (number and reason)\n"
 "Exit status: 0 when queries were written (a capture cut short keeps the\n"
 "queries before the cut, with a warning), 1 when nothing usable came out.\n");
 }
@@ -224,14 +260,15 @@ main(int argc, char **argv)
 	ur_conv cv;
 	struct pcap_pkthdr *h;
 	const u_char *data;
-	int c, linktype, rc, truncated = 0;
+	int c, linktype, rc, truncated = 0, verbose = 0;
 
-	while ((c = getopt(argc, argv, "o:q:4:6:h")) != -1) {
+	while ((c = getopt(argc, argv, "o:q:4:6:vh")) != -1) {
 		switch (c) {
 		case 'o': out_pcap = optarg; break;
 		case 'q': out_qlist = optarg; break;
 		case '4': s4 = optarg; break;
 		case '6': s6 = optarg; break;
+		case 'v': verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -241,6 +278,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	memset(&cv, 0, sizeof(cv));
+	cv.verbose = verbose;
 	if (ur_addr_parse(&cv.service4, s4) || cv.service4.family != AF_INET ||
 	    ur_addr_parse(&cv.service6, s6) || cv.service6.family != AF_INET6) {
 		fprintf(stderr, "from-pcap: -4 needs an IPv4 and -6 an IPv6 address\n");
