@@ -21,7 +21,8 @@ udpreplay/build:
 
 .PHONY: trace trace-bench
 trace: udpreplay/build/tracegen udpreplay/build/from-pcap
-	@udpreplay/make-trace
+	@N="$(N)" SEED="$(SEED)" PROFILE="$(PROFILE)" RATE="$(RATE)" CLIENTS="$(CLIENTS)" \
+	  ZONE="$(ZONE)" TRACE_SET="$(TRACE_SET)" FROM_PCAP="$(FROM_PCAP)" udpreplay/make-trace
 
 trace-bench: udpreplay/build/tracegen
-	@udpreplay/bench
+	@N="$(N)" SEED="$(SEED)" PROFILE="$(PROFILE)" ZONE="$(ZONE)" udpreplay/bench
