@@ -258,8 +258,8 @@ ur_profile_print(const ur_profile *p, FILE *out)
 	fprintf(out, "rd %.6f\n", p->rd);
 	for (i = 0; i < p->qtypes.n; i++) {
 		s = ldns_rr_type2str(p->qtypes.value[i]);
-		fprintf(out, "qtype %s %.6f\n", s ? s : "?",
-		    ur_dist_share(&p->qtypes, p->qtypes.value[i]));
+		fprintf(out, "qtype %u %.6f %s\n", p->qtypes.value[i],
+		    ur_dist_share(&p->qtypes, p->qtypes.value[i]), s ? s : "?");
 		free(s);
 	}
 	for (i = 0; i < p->sizes.n; i++)
