@@ -1,0 +1,28 @@
+# udpreplay: query traffic for the UDP (and TCP) experiments (issue 4).
+#   make trace [N=1000000] [SEED=1] [PROFILE=root-2016] [RATE=2500] [CLIENTS=10000]
+#              [ZONE=zonefile] [TRACE_SET="-S key=value ..."]
+#   make trace FROM_PCAP=capture.pcap[ng]
+#   make trace-bench [N=1000000]
+# write udpreplay/build/trace.pcap and udpreplay/build/trace.queries.
+
+UR_LIBS := $(shell pkg-config --libs ldns libpcap) -lm
+UR_COMMON := udpreplay/rng.c udpreplay/profile.c udpreplay/tlds.c udpreplay/qgen.c \
+             udpreplay/outfile.c udpreplay/pcapout.c udpreplay/qlist.c
+
+$(eval $(call c_program,udpreplay/build/tracegen,$(UR_COMMON) udpreplay/tracegen.c,$(UR_LIBS)))
+$(eval $(call c_program,udpreplay/build/from-pcap,$(UR_COMMON) udpreplay/decode.c udpreplay/frompcap.c,$(UR_LIBS)))
+$(eval $(call c_unit_test,udpreplay/build/test-udpreplay,$(UR_COMMON) udpreplay/decode.c udpreplay/test_udpreplay.c,$(UR_LIBS)))
+
+# Binaries live in udpreplay/build/ (ignored by git) beside the traces.
+udpreplay/build/tracegen udpreplay/build/tracegen-san udpreplay/build/from-pcap \
+udpreplay/build/from-pcap-san udpreplay/build/test-udpreplay: | udpreplay/build
+udpreplay/build:
+	mkdir -p $@
+
+.PHONY: trace trace-bench
+trace: udpreplay/build/tracegen udpreplay/build/from-pcap
+	@N="$(N)" SEED="$(SEED)" PROFILE="$(PROFILE)" RATE="$(RATE)" CLIENTS="$(CLIENTS)" \
+	  ZONE="$(ZONE)" TRACE_SET="$(TRACE_SET)" FROM_PCAP="$(FROM_PCAP)" udpreplay/make-trace
+
+trace-bench: udpreplay/build/tracegen
+	@N="$(N)" SEED="$(SEED)" PROFILE="$(PROFILE)" ZONE="$(ZONE)" udpreplay/bench
