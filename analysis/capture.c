@@ -307,7 +307,10 @@ ds_capture_open(const char *path, const char *filter, char *err,
 	perr[0] = 0;
 	p = pcap_open_offline(path, perr);
 	if (!p) {
-		snprintf(err, errlen, "%s: %s", path, perr);
+		if (strstr(perr, path))	/* libpcap named the file already */
+			snprintf(err, errlen, "%s", perr);
+		else
+			snprintf(err, errlen, "%s: %s", path, perr);
 		return NULL;
 	}
 	if (!ds_capture_supported(pcap_datalink(p))) {

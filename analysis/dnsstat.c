@@ -228,7 +228,7 @@ main(int argc, char **argv)
 	const char *output = NULL, *sizes = NULL, *filter = NULL, *name;
 	char err[PCAP_ERRBUF_SIZE + 256];
 	unsigned port = 53, bin = 16;
-	int json = 0, strict = 0, opt, status = 0;
+	int json = 0, strict = 0, opt, status = 0, read_failed = 0;
 	pcap_t *p;
 
 	while ((opt = getopt_long(argc, argv, "o:f:p:h", longopts, NULL)) != -1) {
@@ -284,6 +284,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "dnsstat: warning: %s: %s (reporting the %llu "
 			"frames read before it)\n", argv[optind], err,
 			(unsigned long long)ctx.stats.frames);
+		read_failed = 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 
@@ -292,6 +293,7 @@ main(int argc, char **argv)
 	info.input = argv[optind];
 	info.linktype = name ? name : "?";
 	info.filter = filter;
+	info.read_error = read_failed ? err : NULL;
 	info.mode = ctx.full ? "full" : "fast";
 	info.port = port;
 	info.bin = bin;

@@ -107,6 +107,8 @@ ds_output_json(FILE *out, const struct ds_stats *s,
 	json_str(out, info->linktype);
 	fputs(",\n  \"filter\": ", out);
 	json_str(out, info->filter);
+	fputs(",\n  \"read_error\": ", out);
+	json_str(out, info->read_error);
 	fprintf(out, ",\n  \"mode\": \"%s\",\n  \"port\": %u,\n", info->mode,
 		info->port);
 #define U(x) ((unsigned long long)(x))
@@ -285,6 +287,8 @@ ds_output_text(FILE *out, const struct ds_stats *s,
 			fprintf(out, "  %-26s %10llu %s\n", ds_skip_name(i),
 				U(s->skip[i]), i >= DS_SKIP_FIRST_BAD ?
 				"malformed" : "skipped");
+	if (info->read_error)
+		fprintf(out, "\nReading stopped early: %s\n", info->read_error);
 	fprintf(out, "\n%.3f s, %.0f frames/s\n", info->elapsed_s,
 		info->elapsed_s > 0 ? (double)s->frames / info->elapsed_s : 0.0);
 #undef U

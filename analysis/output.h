@@ -18,6 +18,7 @@ struct ds_run_info {
 	unsigned port;
 	unsigned bin;		/* histogram bin width in bytes */
 	double elapsed_s;	/* packet loop wall time */
+	const char *read_error;	/* why reading stopped early, or NULL */
 };
 
 /* ds_rcode_name: mnemonic of a 4-bit header rcode ("NOERROR", ...) or its
