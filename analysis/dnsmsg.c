@@ -1,0 +1,121 @@
+/*
+ * dnsmsg.c -- DNS message facts through ldns. See dnsmsg.h.
+ */
+#include "dnsmsg.h"
+
+#include <string.h>
+#include <ldns/ldns.h>
+
+/* read_header: the fixed 12 bytes, with ldns' wire macros. */
+static void
+read_header(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
+{
+	m->size = len;
+	m->id = LDNS_ID_WIRE(wire);
+	m->qr = LDNS_QR_WIRE(wire) ? 1 : 0;
+	m->tc = LDNS_TC_WIRE(wire) ? 1 : 0;
+	m->opcode = LDNS_OPCODE_WIRE(wire);
+	m->rcode = LDNS_RCODE_WIRE(wire);
+	m->qdcount = LDNS_QDCOUNT(wire);
+	m->ancount = LDNS_ANCOUNT(wire);
+	m->nscount = LDNS_NSCOUNT(wire);
+	m->arcount = LDNS_ARCOUNT(wire);
+}
+
+/* skip_dname: step over one (possibly compressed) name with
+ * ldns_wire2dname, which checks labels, pointers and loops. */
+static int
+skip_dname(const uint8_t *wire, size_t len, size_t *pos)
+{
+	ldns_rdf *name = NULL;
+	if (ldns_wire2dname(&name, wire, len, pos) != LDNS_STATUS_OK)
+		return -1;
+	ldns_rdf_deep_free(name);
+	return 0;
+}
+
+enum ds_skip
+ds_dnsmsg_scan(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
+{
+	size_t pos = LDNS_HEADER_SIZE;
+	unsigned i, nrr;
+
+	memset(m, 0, sizeof(*m));
+	if (len < LDNS_HEADER_SIZE)
+		return DS_BAD_DNS_HEADER;
+	read_header(wire, len, m);
+	for (i = 0; i < m->qdcount; i++) {
+		if (skip_dname(wire, len, &pos) != 0 || pos + 4 > len)
+			return DS_BAD_DNS_QUESTION;
+		if (i == 0) {
+			m->has_question = 1;
+			m->qtype = ldns_read_uint16(wire + pos);
+			m->qclass = ldns_read_uint16(wire + pos + 2);
+		}
+		pos += 4;
+	}
+	nrr = (unsigned)m->ancount + m->nscount + m->arcount;
+	for (i = 0; i < nrr; i++) {
+		uint16_t type, rdlen;
+		if (skip_dname(wire, len, &pos) != 0 || pos + 10 > len)
+			return DS_BAD_DNS_RR;
+		type = ldns_read_uint16(wire + pos);
+		rdlen = ldns_read_uint16(wire + pos + 8);
+		if (type == LDNS_RR_TYPE_OPT &&
+		    i >= (unsigned)m->ancount + m->nscount && !m->has_opt) {
+			uint32_t ttl = ldns_read_uint32(wire + pos + 4);
+			m->has_opt = 1;
+			m->udp_size = ldns_read_uint16(wire + pos + 2);
+			m->ext_rcode = (uint8_t)(ttl >> 24);
+			m->edns_version = (uint8_t)(ttl >> 16);
+			m->do_bit = (ttl & 0x8000) ? 1 : 0;
+		}
+		pos += 10;
+		if (pos + rdlen > len)
+			return DS_BAD_DNS_RR;
+		pos += rdlen;
+	}
+	return DS_OK;
+}
+
+enum ds_skip
+ds_dnsmsg_parse_full(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
+{
+	ldns_pkt *pkt = NULL;
+	ldns_status st;
+	ldns_rr *q;
+
+	memset(m, 0, sizeof(*m));
+	if (len < LDNS_HEADER_SIZE)
+		return DS_BAD_DNS_HEADER;
+	st = ldns_wire2pkt(&pkt, wire, len);
+	if (st != LDNS_STATUS_OK) {
+		/* keep the header for callers that count by rcode anyway */
+		read_header(wire, len, m);
+		return DS_BAD_DNS_OTHER;
+	}
+	/* section counts as on the wire: ldns_wire2pkt takes the OPT RR
+	 * out of the additional section */
+	read_header(wire, len, m);
+	m->id = ldns_pkt_id(pkt);
+	m->qr = ldns_pkt_qr(pkt) ? 1 : 0;
+	m->tc = ldns_pkt_tc(pkt) ? 1 : 0;
+	m->opcode = (uint8_t)ldns_pkt_get_opcode(pkt);
+	/* ldns_pkt_get_rcode holds the 4-bit header rcode after wire2pkt */
+	m->rcode = (uint8_t)(ldns_pkt_get_rcode(pkt) & 0x0f);
+	q = ldns_rr_list_rr(ldns_pkt_question(pkt), 0);
+	if (q) {
+		m->has_question = 1;
+		m->qtype = (uint16_t)ldns_rr_get_type(q);
+		m->qclass = (uint16_t)ldns_rr_get_class(q);
+	}
+	if (ldns_pkt_edns(pkt)) {
+		m->has_opt = 1;
+		m->udp_size = ldns_pkt_edns_udp_size(pkt);
+		m->ext_rcode = ldns_pkt_edns_extended_rcode(pkt);
+		m->edns_version = ldns_pkt_edns_version(pkt);
+		m->do_bit = ldns_pkt_edns_do(pkt) ? 1 : 0;
+	}
+	ldns_pkt_free(pkt);
+	return DS_OK;
+}
