@@ -47,6 +47,7 @@ results_write_json() {
 # results_record_testbed: the testbed's configuration beside the results.
 results_record_testbed() {
     "$RB_TOP/scripts/testbed" status --json | results_write_json "$(results_run_dir)/testbed.json"
+    results_record_zones
 }
 
 # results_mark_failed EXPDIR SCHEMA MESSAGE: a summary that says the
@@ -55,4 +56,24 @@ results_mark_failed() {
     jq -n --arg schema "$2" --arg err "$3" --arg exp "$(basename "$1")" --arg t "$(date -u +%FT%TZ)" \
         '{schema:$schema, experiment:$exp, status:"failed", error:$err, finished:$t}' \
         | results_write_json "$1/summary.json"
+}
+
+# results_record_zones: the manifests of the zone variants built in this
+# tree (zones/build/<variant>/variant.json) beside the results, as
+# zones/<variant>.json, so the report names serials and keys even when the
+# tree changes later. Nothing is written when no variant is built.
+results_record_zones() {
+    local m v d
+    for m in "$RB_TOP"/zones/build/*/variant.json; do
+        [ -f "$m" ] || continue
+        v=$(basename "$(dirname "$m")")
+        d="$(results_run_dir)/zones"
+        mkdir -p "$d"
+        if jq -e . "$m" >/dev/null 2>&1; then
+            jq . "$m" | results_write_json "$d/$v.json"
+        else
+            warn "zone manifest $m is not JSON; not recorded"
+        fi
+    done
+    return 0
 }

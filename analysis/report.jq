@@ -1,0 +1,345 @@
+# report.jq: renders report.html from the bundle analysis/report builds
+# (every summary.json, table, figure list and the paper's values of a run).
+#
+# Rule of this file: no number is typed here. Every value shown comes from
+# the bundle, and every value from a results file is wrapped in
+#   <span data-src="FILE:JQPATH">text</span>            (FILE relative to the run)
+#   <span data-src="FILE#ROW,COL">text</span>           (a cell of a CSV table)
+# optionally with data-round="N" (text = value rounded to N decimals) and
+# data-scale="S" (text = value * S). Derived values (ours against the
+# paper's) carry data-calc="ratio|diff" data-a=SRC data-b=SRC. The checker
+# analysis/report-check recomputes each of them from the files.
+
+# ------------------------------------------------------------ formatting
+
+def esc: tostring | @html | gsub("\n"; "&#10;");
+
+# pathstr: a jq path array as a jq expression (.a.b[0]["x-y"]).
+def pathstr:
+  map(if type == "number" then "[\(.)]"
+      elif test("^[A-Za-z_][A-Za-z0-9_]*$") then ".\(.)"
+      else "[\(tojson)]" end)
+  | join("") | if startswith(".") then . else "." + . end;
+
+# fixed($n): a number rounded to $n decimals, as text with exactly $n decimals.
+def fixed($n):
+  if $n == null or $n == 0 then (if $n == 0 then round else . end) | tostring
+  else
+    (. < 0) as $neg
+    | ((if $neg then -. else . end) * pow(10; $n) | round | tostring) as $i
+    | ("0" * ([($n + 1) - ($i | length), 0] | max) + $i) as $p
+    | (if $neg and ($p | test("[1-9]")) then "-" else "" end)
+      + $p[0:($p | length) - $n] + "." + $p[($p | length) - $n:]
+  end;
+
+def shown($round; $scale):
+  if type == "number" then (. * ($scale // 1)) | fixed($round)
+  elif type == "boolean" then tostring
+  else tostring end;
+
+def attrs($round; $scale):
+  (if $round != null then " data-round=\"\($round)\"" else "" end)
+  + (if $scale != null then " data-scale=\"\($scale)\"" else "" end);
+
+def nm: "<span class=\"nm\">not measured</span>";
+
+# val($doc; $file; $path; $round; $scale): the value at $path of $doc
+# (loaded from $file), tagged with its source.
+def val($doc; $file; $path; $round; $scale):
+  ($doc | try getpath($path) catch null) as $v
+  | if $v == null or ($v | type) == "object" or ($v | type) == "array" then nm
+    else "<span class=\"v\" data-src=\"\($file):\($path | pathstr | esc)\"\(attrs($round; $scale))>\($v | shown($round; $scale) | esc)</span>"
+    end;
+def val($doc; $file; $path): val($doc; $file; $path; null; null);
+
+# calc: ours against another value (the paper's, or another of ours).
+def calc($kind; $a; $b; $round; $scale):
+  # $a, $b: {doc, file, path}
+  ($a.doc | try getpath($a.path) catch null) as $x
+  | ($b.doc | try getpath($b.path) catch null) as $y
+  | if ($x | type) != "number" or ($y | type) != "number" or ($kind == "ratio" and $y == 0) then "<span class=\"nm\">–</span>"
+    else
+      (if $kind == "ratio" then $x / $y else $x - $y end) as $r
+      | "<span class=\"v calc\" data-calc=\"\($kind)\" data-a=\"\($a.file):\($a.path | pathstr | esc)\" data-b=\"\($b.file):\($b.path | pathstr | esc)\"\(attrs($round; $scale))>"
+        + (if $kind == "diff" and $r > 0 then "+" else "" end)
+        + ($r | shown($round; $scale) | esc) + "</span>"
+    end;
+
+def ref($doc; $file; $path): {doc: $doc, file: $file, path: $path};
+
+# ------------------------------------------------------------ building blocks
+
+def status_badge($e):
+  if $e.summary == null then
+    (if $e.dir_exists then "<span class=\"st missing\">no summary.json</span>" else "<span class=\"st missing\">not run</span>" end)
+  else
+    ($e.summary.status // "unknown") as $s
+    | "<span class=\"st \($s | esc)\">\(val($e.summary; $e.file; ["status"]))</span>"
+  end;
+
+def status_text($e; $what):
+  if $e.summary_error != null then
+    "<p class=\"err\">The summary of this experiment is not valid JSON: <code>\($e.summary_error | esc)</code></p>"
+  elif $e.summary == null then
+    "<p class=\"err\">No results: " + $what + " did not run in this results directory"
+    + (if $e.dir_exists then " (its directory exists but holds no summary.json)" else "" end)
+    + ". Run it alone with <code>make \($e.target | esc) RB_RUN=&lt;this directory&gt;</code> or run <code>make bench</code>.</p>"
+  elif $e.summary.status == "failed" then
+    "<p class=\"err\">This experiment FAILED; what it reported:</p><pre class=\"err\">\(val($e.summary; $e.file; ["error"]))</pre>"
+  elif $e.summary.status == "interrupted" then
+    "<p class=\"err\">Interrupted before it finished: the values below are what was measured until then.</p>"
+    + (if $e.summary.error then "<pre class=\"err\">\(val($e.summary; $e.file; ["error"]))</pre>" else "" end)
+  else "" end;
+
+# cmp_row: one row "what | ours | paper | ours/paper | ours-paper".
+def cmp_row($what; $doc; $file; $path; $round; $scale; $pdoc; $ppath; $pnote):
+  "<tr><th>\($what)</th><td>\(val($doc; $file; $path; $round; $scale))</td>"
+  + (if $ppath == null then "<td class=\"nm\">–</td><td></td><td></td>"
+     else "<td>\(val($pdoc; "paper.json"; $ppath; $round; $scale))"
+       + (if $pnote then " <small>(\($pnote | esc))</small>" else "" end) + "</td>"
+       + "<td>\(calc("ratio"; ref($doc; $file; $path); ref($pdoc; "paper.json"; $ppath); 2; null))</td>"
+       + "<td>\(calc("diff"; ref($doc; $file; $path); ref($pdoc; "paper.json"; $ppath); $round; $scale))</td>"
+     end)
+  + "</tr>";
+def cmp_head($cite):
+  "<table class=\"cmp\"><tr><th></th><th>this run</th><th>paper \($cite)</th><th>ratio this run / paper</th><th>difference</th></tr>";
+
+# figures: every PNG found, with its SVG/PDF beside it.
+def figures($e):
+  if ($e.figures | length) == 0 then "<p class=\"nm\">No figures in this experiment's directory.</p>"
+  else
+    "<div class=\"figs\">"
+    + ([$e.figures[] |
+        "<figure><a href=\"\(.png | esc)\"><img src=\"\(.png | esc)\" alt=\"\(.png | esc)\"></a><figcaption><code>\(.png | esc)</code>"
+        + (if .svg then " · <a href=\"\(.svg | esc)\">SVG</a>" else "" end)
+        + (if .pdf then " · <a href=\"\(.pdf | esc)\">PDF</a>" else "" end)
+        + "</figcaption></figure>"] | join(""))
+    + "</div>"
+  end;
+
+# csv_table: a table file as HTML, every cell tagged with FILE#ROW,COL.
+def csv_table($t):
+  "<h4><a href=\"\($t.file | esc)\"><code>\($t.file | esc)</code></a></h4>"
+  + if $t.nrows > $t.limit then
+      "<p>\($t.nrows | tostring | "<span class=\"v\" data-src=\"\($t.file | esc)#rows\">\(.)</span>") rows; too long to show here, see the file.</p>"
+    else
+      "<table class=\"csv\"><tr>" + ([$t.header[] | "<th>\(esc)</th>"] | join("")) + "</tr>"
+      + ([$t.rows | to_entries[] | .key as $r
+          | "<tr>" + ([.value | to_entries[] | "<td><span class=\"v\" data-src=\"\($t.file | esc)#\($r + 1),\(.key + 1)\">\(.value | esc)</span></td>"] | join("")) + "</tr>"]
+         | join(""))
+      + "</table>"
+    end;
+
+def tables($e; $skip):
+  [$e.tables[] | select(.name as $f | any($skip[]; . == $f) | not) | csv_table(.)] | join("");
+
+# values_table: every scalar of a summary (but the testbed copy), so a field
+# the report does not know yet is still shown, and still checked.
+def values_table($doc; $file; $exclude):
+  [$doc | paths(scalars) | select(.[0] as $k | any($exclude[]; . == $k) | not)] as $ps
+  | if ($ps | length) == 0 then ""
+    else
+      "<details><summary>All values in <code>\($file | esc)</code></summary><table class=\"all\">"
+      + ([$ps[] | "<tr><th><code>\(pathstr | esc)</code></th><td>\(val($doc; $file; .))</td></tr>"] | join(""))
+      + "</table></details>"
+    end;
+
+def settings_table($doc; $file):
+  if ($doc.settings | type) != "object" then ""
+  else
+    "<h4>Settings</h4><table class=\"all\">"
+    + ([$doc | paths(scalars) | select(.[0] == "settings") | "<tr><th><code>\(.[1:] | pathstr | esc)</code></th><td>\(val($doc; $file; .))</td></tr>"] | join(""))
+    + "</table>"
+  end;
+
+# ------------------------------------------------------------ sections
+
+def testbed_section:
+  . as $b | $b.testbed as $t
+  | "<section id=\"testbed\"><h2>Testbed</h2>"
+  + "<p>What the numbers below were measured on. The paper used a separate machine per role, a hardware router and a switch with links of \(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s (paper \(val($b.paper; "paper.json"; ["setup","section"]))); this suite builds the same roles out of Linux network namespaces on one host, so all roles share this host's CPUs (see the pinning) and the links are virtual Ethernet pairs, unshaped unless link shaping is set. Read the methodology (docs/methodology.md) before comparing absolute numbers.</p>"
+  + if $t == null then "<p class=\"err\">No <code>testbed.json</code> in this results directory: the testbed configuration was not recorded.</p></section>"
+    else
+      "<table class=\"kv\">"
+      + "<tr><th>kernel</th><td>\(val($t; "testbed.json"; ["kernel"]))</td><td></td></tr>"
+      + "<tr><th>CPUs of the host</th><td>\(val($t; "testbed.json"; ["cpus"]))</td><td><small>paper: \(val($b.paper; "paper.json"; ["setup","cpu"]))</small></td></tr>"
+      + "<tr><th>CPU pinning</th><td>servers on CPU \(val($t; "testbed.json"; ["pinning","servers"])); players, listener, router, switch on CPU \(val($t; "testbed.json"; ["pinning","clients"]))</td><td></td></tr>"
+      + "<tr><th>NSD</th><td>\(val($t; "testbed.json"; ["nsd","version"])), server-count \(val($t; "testbed.json"; ["nsd","server_count"])), tcp-count \(val($t; "testbed.json"; ["nsd","tcp_count"])), tcp-timeout \(val($t; "testbed.json"; ["nsd","tcp_timeout"]))&nbsp;s</td><td><small>paper: NSD \(val($b.paper; "paper.json"; ["setup","nsd_version"]))</small></td></tr>"
+      + "<tr><th>load balancing</th><td>\(val($t; "testbed.json"; ["lb"]))\(if $t.lb_note then " — " + val($t; "testbed.json"; ["lb_note"]) else "" end)</td><td><small>paper: hardware routers hashing on the source address</small></td></tr>"
+      + "<tr><th>link shaping</th><td>\(if $t.link == null then "none (unshaped veth)" else val($t; "testbed.json"; ["link"]) end)</td><td><small>paper: \(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s Ethernet</small></td></tr>"
+      + "<tr><th>service address</th><td>\(val($t; "testbed.json"; ["service","ipv4"])) \(val($t; "testbed.json"; ["service","ipv6"]))</td><td></td></tr>"
+      + "<tr><th>zones</th><td>\(if $t.zones.variant then val($t; "testbed.json"; ["zones","variant"]) else "default" end) (\(val($t; "testbed.json"; ["zones","dir"])))</td><td></td></tr>"
+      + "</table>"
+      + ( [$b.zones | to_entries[] | .key as $v | .value as $m | "zones/\($v).json" as $f
+          | "<h4>Zone variant \($v | esc)</h4><table class=\"kv\">"
+          + "<tr><th>serial</th><td>\(val($m; $f; ["serial"]))</td></tr>"
+          + (if ($m.keys | type) == "array" then
+               ([$m.keys | to_entries[] | .key as $i
+                 | "<tr><th>key \(val($m; $f; ["keys",$i,"role"]))</th><td>\(val($m; $f; ["keys",$i,"algorithm"])), \(val($m; $f; ["keys",$i,"bits"])) bits</td></tr>"] | join(""))
+             else "<tr><th>keys</th><td>\(if $m.signed == false then "unsigned" else nm end)</td></tr>" end)
+          + "</table>" + values_table($m; $f; ["keys"])] | join("") )
+      + "<p><small>paper: KSK \(val($b.paper; "paper.json"; ["setup","ksk","algorithm"])) \(val($b.paper; "paper.json"; ["setup","ksk","bits"])) bits, ZSK \(val($b.paper; "paper.json"; ["setup","zsk","algorithm"])) \(val($b.paper; "paper.json"; ["setup","zsk","bits"])) bits, \(val($b.paper; "paper.json"; ["setup","denial"])).</small></p>"
+      + values_table($t; "testbed.json"; ["roles","processes","snmp"])
+      + "</section>"
+    end;
+
+def bench_section:
+  . as $b
+  | if $b.bench == null then ""
+    else
+      "<section id=\"bench\"><h2>This run</h2><table class=\"kv\">"
+      + "<tr><th>scale</th><td>\(val($b.bench; "bench.json"; ["scale"]))</td></tr>"
+      + "<tr><th>started</th><td>\(val($b.bench; "bench.json"; ["started"]))</td></tr>"
+      + "<tr><th>finished</th><td>\(val($b.bench; "bench.json"; ["finished"]))</td></tr>"
+      + "<tr><th>status</th><td>\(val($b.bench; "bench.json"; ["status"]))</td></tr></table>"
+      + "<table class=\"csv\"><tr><th>step</th><th>make target</th><th>status</th><th>seconds</th><th>message</th></tr>"
+      + ([$b.bench.steps // [] | to_entries[] | .key as $i
+          | "<tr><td>\(val($b.bench; "bench.json"; ["steps",$i,"name"]))</td><td>\(val($b.bench; "bench.json"; ["steps",$i,"target"]))</td><td>\(val($b.bench; "bench.json"; ["steps",$i,"status"]))</td><td>\(val($b.bench; "bench.json"; ["steps",$i,"seconds"]))</td><td>\(if .value.error then val($b.bench; "bench.json"; ["steps",$i,"error"]) else "" end)</td></tr>"]
+         | join(""))
+      + "</table></section>"
+    end;
+
+def udp_section($b):
+  $b.exps.udp as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | "<section id=\"udp\"><h2>UDP ceiling \(status_badge($e))</h2>"
+  + "<p><b>What is measured.</b> The players replay DNS queries over UDP at a rising rate towards the service address; the answers go to the Listener, which only counts them. For each offered rate the fraction answered is recorded. The <em>ceiling</em> is the highest answered rate; the <em>critical points</em> are the steps where the answered fraction falls. The paper (\(val($p; "paper.json"; ["udp","section"]))) found its instance limited by its network link of \(val($p; "paper.json"; ["udp","link_bps"])) bit/s, not by the servers: the answered rate stopped growing where answers of the average size filled the link. The physics check below compares our ceiling with the link rate divided by the average answer size on the wire; if they agree, this run too was limited by the link, and the servers' own capacity is above it.</p>"
+  + status_text($e; "the UDP experiment")
+  + if $s == null then "</section>" else
+      cmp_head(val($p; "paper.json"; ["udp","section"]))
+      + cmp_row("ceiling, answered q/s (paper: Juniper)"; $s; $f; ["ceiling_qps"]; 0; null; $p; ["udp","ceiling_qps","juniper"]; null)
+      + cmp_row("ceiling, answered q/s (paper: Cisco)"; $s; $f; ["ceiling_qps"]; 0; null; $p; ["udp","ceiling_qps","cisco"]; null)
+      + cmp_row("link rate, bit/s"; $s; $f; ["link_bps"]; 0; null; $p; ["udp","link_bps"]; null)
+      + cmp_row("mean answer on the wire, bytes (paper: Table 2 unsigned, out per query)"; $s; $f; ["mean_answer_wire_bytes"]; 1; null; $p; ["sizes","tests","unsigned","bytes_per_query_out"]; null)
+      + "</table>"
+      + (if ($s.physics_check | type) == "object" then
+           "<h4>Physics check</h4><table class=\"kv\">"
+           + ([$s.physics_check | paths(scalars) | . as $q | "<tr><th><code>\($q | pathstr | esc)</code></th><td>\(val($s; $f; ["physics_check"] + $q))</td></tr>"] | join(""))
+           + "</table>"
+         else "<p>Physics check: \(nm)</p>" end)
+      + "<h4>Critical points</h4><div class=\"pair\"><table class=\"csv\"><caption>this run</caption><tr><th>offered q/s</th><th>answered q/s</th><th>answered fraction</th></tr>"
+      + (if ($s.critical_points | type) == "array" and ($s.critical_points | length) > 0 then
+           [$s.critical_points | to_entries[] | .key as $i
+            | "<tr><td>\(val($s; $f; ["critical_points",$i,"offered_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"answered_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"ratio"]; 6; null))</td></tr>"] | join("")
+         else "<tr><td colspan=\"3\">\(nm)</td></tr>" end)
+      + "</table><table class=\"csv\"><caption>paper, Table 1 (router hashing)</caption><tr><th>offered q/s</th><th>answered fraction</th></tr>"
+      + ([$p.udp.critical_points | to_entries[] | .key as $i
+          | "<tr><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"offered_qps"]; 1; null))</td><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"ratio"]; 6; null))</td></tr>"] | join(""))
+      + "</table></div>"
+      + figures($e) + tables($e; ["points.csv"])
+      + settings_table($s; $f) + values_table($s; $f; ["testbed","settings"])
+      + "</section>"
+    end;
+
+# sizes: .variants as an object {name: {...}} or an array [{name|variant: ...}].
+def size_variants($s):
+  if ($s.variants | type) == "object" then [$s.variants | to_entries[] | {name: .key, path: ["variants", .key]}]
+  elif ($s.variants | type) == "array" then [$s.variants | to_entries[] | {name: (.value.name // .value.variant // (.key | tostring)), path: ["variants", .key]}]
+  else [] end;
+def paper_size_key($name):
+  if ($name | test("unsigned")) then "unsigned"
+  elif ($name | test("300")) then "signed_300k"
+  elif ($name | test("signed")) then "signed"
+  else null end;
+
+def sizes_section($b):
+  $b.exps.sizes as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | "<section id=\"sizes\"><h2>Response sizes, unsigned and signed \(status_badge($e))</h2>"
+  + "<p><b>What is measured.</b> The same query set is sent slowly (so every query is answered) once to servers with the unsigned root zone and once with a DNSSEC-signed one. The switch's SNMP octet counters on the router's server-side port give the bytes on the wire in both directions; divided by the number of queries they give bytes per query. The growth of the answers is what signing costs in bandwidth. The paper (\(val($p; "paper.json"; ["sizes","section"]))) found less growth than expected, because many queries, especially those answered NXDOMAIN, do not ask for DNSSEC records (no OPT record or DO bit clear), so their answers do not grow; the tables of response codes, DO/OPT shares and advertised EDNS sizes test that explanation on this run's query set.</p>"
+  + status_text($e; "the sizes experiment")
+  + if $s == null then "</section>" else
+      ( [size_variants($s)[] | . as $v | paper_size_key($v.name) as $k
+          | "<h4>Variant \($v.name | esc)</h4>" + cmp_head(val($p; "paper.json"; ["sizes","section"]))
+          + cmp_row("queries"; $s; $f; $v.path + ["queries"]; null; null; $p; (if $k then ["sizes","tests",$k,"queries"] else null end); null)
+          + cmp_row("bytes in (queries, SNMP)"; $s; $f; $v.path + ["bytes_in"]; null; null; $p; (if $k then ["sizes","tests",$k,"bytes_in"] else null end); null)
+          + cmp_row("bytes out (answers, SNMP)"; $s; $f; $v.path + ["bytes_out"]; null; null; $p; (if $k then ["sizes","tests",$k,"bytes_out"] else null end); null)
+          + cmp_row("bytes per query in"; $s; $f; $v.path + ["bytes_per_query_in"]; 1; null; $p; (if $k then ["sizes","tests",$k,"bytes_per_query_in"] else null end); null)
+          + cmp_row("bytes per query out"; $s; $f; $v.path + ["bytes_per_query_out"]; 1; null; $p; (if $k then ["sizes","tests",$k,"bytes_per_query_out"] else null end); null)
+          + (if $k != null and $k != "unsigned" then cmp_row("growth of answers vs unsigned, %"; $s; $f; $v.path + ["growth_vs_unsigned"]; 1; 100; $p; ["sizes","growth_vs_unsigned"]; null) else "" end)
+          + "</table>"] | if length == 0 then "<p>Per-variant bytes: \(nm)</p>" else join("") end )
+      + figures($e)
+      + "<h4>This run's tables</h4>" + tables($e; [])
+      + "<h4>The paper's tables</h4><div class=\"pair\">"
+      + "<table class=\"csv\"><caption>\(val($p; "paper.json"; ["sizes","rcodes","section"]))</caption><tr><th>rcode</th><th></th><th>unsigned</th><th>share</th><th>signed</th><th>share</th></tr>"
+      + ([$p.sizes.rcodes.rows | to_entries[] | .key as $i | ["sizes","rcodes","rows",$i] as $q
+          | "<tr><td>\(val($p; "paper.json"; $q + ["code"]))</td><td>\(val($p; "paper.json"; $q + ["name"]))</td><td>\(val($p; "paper.json"; $q + ["unsigned"]))</td><td>\(if .value.unsigned_share then val($p; "paper.json"; $q + ["unsigned_share"]; 1; 100) + "%" else "" end)</td><td>\(val($p; "paper.json"; $q + ["signed"]))</td><td>\(if .value.signed_share then val($p; "paper.json"; $q + ["signed_share"]; 1; 100) + "%" else "" end)</td></tr>"] | join(""))
+      + "<tr><th colspan=\"2\">total</th><td>\(val($p; "paper.json"; ["sizes","rcodes","total","unsigned"]))</td><td></td><td>\(val($p; "paper.json"; ["sizes","rcodes","total","signed"]))</td><td></td></tr></table>"
+      + "<table class=\"csv\"><caption>\(val($p; "paper.json"; ["sizes","no_dnssec","section"]))</caption>"
+      + "<tr><td>NXDOMAIN</td><td>\(val($p; "paper.json"; ["sizes","no_dnssec","nxdomain"]; 0; 100))%</td></tr>"
+      + "<tr><td>NOERROR</td><td>\(val($p; "paper.json"; ["sizes","no_dnssec","noerror"]; 0; 100))%</td></tr>"
+      + "<tr><td>overall</td><td>\(val($p; "paper.json"; ["sizes","no_dnssec","overall"]; 0; 100))%</td></tr></table>"
+      + "<table class=\"csv\"><caption>\(val($p; "paper.json"; ["sizes","edns_sizes","section"]))</caption><tr><th>EDNS size</th><th>count</th><th>share</th></tr>"
+      + ([$p.sizes.edns_sizes.rows | to_entries[] | .key as $i | ["sizes","edns_sizes","rows",$i] as $q
+          | "<tr><td>\(val($p; "paper.json"; $q + ["size"]))</td><td>\(val($p; "paper.json"; $q + ["count"]))</td><td>\(if .value.share then val($p; "paper.json"; $q + ["share"]; 0; 100) + "%" else "" end)</td></tr>"] | join(""))
+      + "</table></div>"
+      + settings_table($s; $f) + values_table($s; $f; ["testbed","settings"])
+      + "</section>"
+    end;
+
+def lb_section($b):
+  $b.exps.lb as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | "<section id=\"lb\"><h2>TCP load-balancer stickiness \(status_badge($e))</h2>"
+  + "<p><b>What is measured.</b> DNS over TCP needs every packet of a connection to reach the same server; a balancer that splits a connection breaks it. Many client source addresses each make TCP queries; both servers record which sources reached them. The verdict is <em>pass</em> only when every query succeeded, no source reached both servers (overlap) and no connection was split. The paper (\(val($p; "paper.json"; ["lb","section"]))) found both routers sticky and the sources shared about evenly between the two servers. A per-packet balancer, which must fail this check, is its negative control.</p>"
+  + status_text($e; "the load-balancer check")
+  + if $s == null then "</section>" else
+      cmp_head(val($p; "paper.json"; ["lb","section"]))
+      + "<tr><th>verdict</th><td>\(val($s; $f; ["verdict"]))</td><td></td><td></td><td></td></tr>"
+      + cmp_row("client source addresses"; $s; $f; ["sources"]; null; null; $p; ["lb","sources"]; null)
+      + cmp_row("TCP queries"; $s; $f; ["queries"]; null; null; $p; null; null)
+      + cmp_row("failed queries"; $s; $f; ["failed"]; null; null; $p; ["lb","failed"]; null)
+      + cmp_row("sources seen by both servers (overlap)"; $s; $f; ["overlap_sources"]; null; null; $p; ["lb","overlap_sources"]; null)
+      + cmp_row("connections split across servers"; $s; $f; ["split_connections"]; null; null; $p; ["lb","split_connections"]; null)
+      + ( if ($s.per_server | type) == "object" then
+            [$s.per_server | keys[] as $k
+             | cmp_row("sources on \($k) (paper: Juniper)"; $s; $f; ["per_server",$k] + (if ($s.per_server[$k] | type) == "object" then ["sources"] else [] end); null; null; $p; ["lb","per_server","juniper",$k]; null)
+             + cmp_row("sources on \($k) (paper: Cisco)"; $s; $f; ["per_server",$k] + (if ($s.per_server[$k] | type) == "object" then ["sources"] else [] end); null; null; $p; ["lb","per_server","cisco",$k]; null)] | join("")
+          else "" end )
+      + "</table>"
+      + figures($e) + tables($e; [])
+      + (if $e.texts | length > 0 then ([$e.texts[] | "<p>Text report: <a href=\"\(esc)\"><code>\(esc)</code></a></p>"] | join("")) else "" end)
+      + settings_table($s; $f) + values_table($s; $f; ["testbed","settings"])
+      + "</section>"
+    end;
+
+def tcp_section($b):
+  $b.exps.tcp as $e | $b.paper as $p
+  | ($e.subs // {}) as $subs
+  | "<section id=\"tcp\"><h2>TCP capacity \(status_badge($e))</h2>"
+  + "<p><b>What is measured.</b> An open-loop generator opens TCP connections at a fixed rate, each sending one query and waiting for the answer, with a timeout; a connection not completed in time fails. For each rate the fraction of failed connections is recorded. Three configurations separate the causes: one player and one server (1p1s), two players and one server (2p1s: if the curve does not move, the players are not the limit), two players and two servers in pairs (2p2s: if the total doubles, the network is not the limit). A point where the generator could not keep its schedule is marked invalid and is not a server result. The paper (\(val($p; "paper.json"; ["tcp","section"]))) reports the rates where one per mille and one percent of connections fail and the rate where the server collapses.</p>"
+  + status_text($e; "the TCP experiment")
+  + ( [ ["1p1s","2p1s","2p2s"][] as $c | $subs[$c] as $cs | ($cs.summary // null) as $s | "tcp/\($c)/summary.json" as $f
+        | "<h3>\($c | esc)</h3>"
+        + if $s == null then "<p class=\"err\">No results for configuration \($c | esc).</p>" else
+            status_text({summary: $s, summary_error: null, file: $f, dir_exists: true, target: "tcp"}; "this configuration")
+            + cmp_head(val($p; "paper.json"; ["tcp",$c,"section"]))
+            + cmp_row("rate where 0.1% of connections fail, q/s"; $s; $f; ["fail_0_1pct_qps"]; 0; null; $p; (if $p.tcp[$c].fail_0_1pct_qps then ["tcp",$c,"fail_0_1pct_qps"] else null end); null)
+            + cmp_row("rate where 1% of connections fail, q/s"; $s; $f; ["fail_1pct_qps"]; 0; null; $p; (if $p.tcp[$c].fail_1pct_qps then ["tcp",$c,"fail_1pct_qps"] else null end); null)
+            + cmp_row("highest answered rate, q/s"; $s; $f; ["max_qps"]; 0; null; $p; (if $p.tcp[$c].max_qps then ["tcp",$c,"max_qps"] else null end); null)
+            + cmp_row("collapse, q/s"; $s; $f; ["collapse_qps"]; 0; null; $p; (if $p.tcp[$c].collapse_qps then ["tcp",$c,"collapse_qps"] else null end); null)
+            + (if $c == "2p2s" then
+                 "<tr><th>highest answered rate vs 1p1s</th><td>"
+                 + calc("ratio"; ref($s; $f; ["max_qps"]); ref($subs["1p1s"].summary; "tcp/1p1s/summary.json"; ["max_qps"]); 2; null)
+                 + "</td><td>\(val($p; "paper.json"; ["tcp","2p2s","factor_vs_1p1s"]))</td><td></td><td></td></tr>"
+               else "" end)
+            + "</table>" + values_table($s; $f; ["testbed","settings"])
+          end ] | join("") )
+  + figures($e) + tables($e; ["1p1s/points.csv","2p1s/points.csv","2p2s/points.csv"])
+  + (if $e.summary then settings_table($e.summary; $e.file) + values_table($e.summary; $e.file; ["testbed","settings","configs"]) else "" end)
+  + "</section>";
+
+# ------------------------------------------------------------ page
+
+. as $b
+| "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rootbench report</title><style>"
++ "body{font-family:sans-serif;max-width:70em;margin:auto;padding:1em;line-height:1.4}"
++ "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}"
++ "table.cmp td{text-align:right}.nm{color:#888;font-style:italic}.err{color:#a00}pre.err{background:#fee;padding:.5em;white-space:pre-wrap}"
++ ".st{font-size:.6em;padding:.1em .4em;border-radius:.3em;vertical-align:middle;color:#fff;background:#888}.st.ok{background:#070}.st.failed,.st.missing{background:#a00}.st.interrupted{background:#c70}"
++ ".figs figure{display:inline-block;margin:.5em}.figs img{max-width:32em}.pair{display:flex;gap:2em;flex-wrap:wrap}.fixture{background:#fd0;padding:1em;font-weight:bold}"
++ "caption{font-weight:bold;text-align:left}</style></head><body>\n"
++ "<h1>rootbench report</h1>\n"
++ (if $b.fixture then "<p class=\"fixture\">TEST FIXTURE: these results were written by hand for testing the report generator. They are NOT measurements.</p>\n" else "" end)
++ "<p>Results directory <code class=\"meta\">\($b.run | esc)</code>; generated <span class=\"meta\">\($b.generated | esc)</span> by <code>analysis/report</code>. Beside each value stands the value of the reference study, \(val($b.paper; "paper.json"; ["citation"])), with the section it comes from, the ratio of this run's value to it and the difference. A value shown as <span class=\"nm\">not measured</span> is absent from the results. Every number on this page is read from the files of the results directory (hover: <code>data-src</code>).</p>\n"
++ "<p>Experiments: " + ([ [["udp","UDP ceiling"],["sizes","response sizes"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]][] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n"
++ bench_section + "\n" + testbed_section + "\n"
++ udp_section($b) + "\n" + sizes_section($b) + "\n" + lb_section($b) + "\n" + tcp_section($b) + "\n"
++ "</body></html>"

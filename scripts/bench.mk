@@ -1,0 +1,21 @@
+# bench.mk: the main job and the report (issue 9).
+#   make bench [SCALE=smoke|quick|paper]   build, testbed up, zones, every
+#        experiment, testbed down, report -> results/<UTC stamp>/ (results/latest)
+#   make report [RESULTS=dir]              (re)write dir/report.html (default results/latest)
+#   make report-check [RESULTS=dir]        verify every number of the report against the files
+# SCALE is exported so every experiment (make udp, sizes, lb-verify, tcp)
+# reads the same scale when run alone too; default quick.
+
+SCALE ?= quick
+export SCALE
+RESULTS ?= results/latest
+
+.PHONY: bench report report-check
+bench:
+	@scripts/bench
+
+report:
+	@analysis/report $(RESULTS)
+
+report-check:
+	@analysis/report-check $(RESULTS)
