@@ -2,7 +2,7 @@
  * profile.h -- what share of a generated trace is what: the traffic
  * profile of the generator (NXDOMAIN-to-be share, qtype mix, EDNS, DO,
  * advertised UDP sizes, RD), with the named profiles calibrated to real
- * root traffic (/work/shared/data/root-traffic-stats.md) and parameter
+ * root traffic (udpreplay/data/root-traffic-stats.md) and parameter
  * overrides.
  */
 #ifndef UR_PROFILE_H
