@@ -139,8 +139,8 @@ def values_table($doc; $file; $exclude):
   [$doc | paths(scalars) | select(.[0] as $k | any($exclude[]; . == $k) | not)] as $ps
   | if ($ps | length) == 0 then ""
     else
-      "<details><summary>All values in <code>\($file | esc)</code></summary><table class=\"all\">"
-      + ([$ps[] | "<tr><th><code>\(pathstr | esc)</code></th><td>\(val($doc; $file; .))</td></tr>"] | join(""))
+      "<details><summary>All values in <code class=\"meta\">\($file | esc)</code></summary><table class=\"all\">"
+      + ([$ps[] | "<tr><th><code class=\"meta\">\(pathstr | esc)</code></th><td>\(val($doc; $file; .))</td></tr>"] | join(""))
       + "</table></details>"
     end;
 
@@ -148,7 +148,7 @@ def settings_table($doc; $file):
   if ($doc.settings | type) != "object" then ""
   else
     "<h4>Settings</h4><table class=\"all\">"
-    + ([$doc | paths(scalars) | select(.[0] == "settings") | "<tr><th><code>\(.[1:] | pathstr | esc)</code></th><td>\(val($doc; $file; .))</td></tr>"] | join(""))
+    + ([$doc | paths(scalars) | select(.[0] == "settings") | "<tr><th><code class=\"meta\">\(.[1:] | pathstr | esc)</code></th><td>\(val($doc; $file; .))</td></tr>"] | join(""))
     + "</table>"
   end;
 
@@ -171,7 +171,7 @@ def testbed_section:
       + "<tr><th>zones</th><td>\(if $t.zones.variant then val($t; "testbed.json"; ["zones","variant"]) else "default" end) (\(val($t; "testbed.json"; ["zones","dir"])))</td><td></td></tr>"
       + "</table>"
       + ( [$b.zones | to_entries[] | .key as $v | .value as $m | "zones/\($v).json" as $f
-          | "<h4>Zone variant \($v | esc)</h4><table class=\"kv\">"
+          | "<h4>Zone variant <code class=\"meta\">\($v | esc)</code></h4><table class=\"kv\">"
           + "<tr><th>serial</th><td>\(val($m; $f; ["serial"]))</td></tr>"
           + (if ($m.keys | type) == "array" then
                ([$m.keys | to_entries[] | .key as $i
