@@ -6,11 +6,15 @@
 #   capture_stop NAME        SIGTERM, wait for the exit (bounded), check stats
 #   capture_stop_all         every capture still running (for traps)
 #   capture_stats NAME       "captured received dropped" from tcpdump's exit
+#   capture_own_filter ROLE IFACE FILTER   FILTER, only frames to/from the
+#                            interface's own MAC address
 #
 # Two lessons are built in: without --immediate-mode tcpdump reads the
 # kernel ring a block at a time (up to a second late) and SIGTERM loses the
 # last block ("0 packets captured, 200 received by filter"); and a capture
-# run with & from a script ignores SIGINT, so only capture_stop ends it.
+# tcpdump resets SIGINT to its own handler, so a Ctrl-C would end it before
+# the sender stops: it runs in a session of its own and only capture_stop
+# ends it (a capture that ended by itself is reported as incomplete).
 # capture_stop fails when tcpdump captured fewer packets than its filter
 # received or the kernel dropped some: the pcap is then incomplete.
 #
@@ -26,8 +30,10 @@ capture_start() {
     [ -z "${CAPTURE_PID[$name]:-}" ] || { warn "capture $name is already running"; return 1; }
     : > "$file.log"
     # Not through in_ns: a shell function run with & is a subshell, and $!
-    # must be tcpdump itself (ip netns exec and taskset exec it) to stop it.
-    ip netns exec "$(ns_of "$role")" taskset -c "$(cpus_of "$role")" tcpdump -i "$iface" -nn -U --immediate-mode -s 128 -B 16384 \
+    # must be tcpdump itself (ip netns exec, setsid and taskset exec it).
+    # setsid: a Ctrl-C at the terminal must not end the capture before the
+    # experiment has stopped sending; capture_stop ends it.
+    ip netns exec "$(ns_of "$role")" setsid taskset -c "$(cpus_of "$role")" tcpdump -i "$iface" -nn -U --immediate-mode -s 128 -B 16384 \
         -w "$file" "$filter" 2>"$file.log" </dev/null &
     pid=$!
     CAPTURE_PID[$name]=$pid CAPTURE_FILE[$name]=$file CAPTURE_LOG[$name]=$file.log
@@ -43,6 +49,18 @@ capture_start() {
     return 1
 }
 
+# capture_own_filter ROLE IFACE FILTER: a filter that keeps only the
+# frames the role's stack sends or receives. A bridge floods a frame to
+# every port while its forwarding entry for the destination MAC has aged
+# out, so a capture on a server also sees the first frames meant for the
+# other server (the kernel drops them, a capture without this would count
+# them as having reached the wrong server).
+capture_own_filter() {
+    local mac
+    mac=$(nsx "$1" cat "/sys/class/net/$2/address") || return 1
+    echo "($3) and ether host $mac"
+}
+
 # capture_stop NAME: stop the capture and wait (10 s at most, then SIGKILL)
 # for tcpdump to close its file. Fails when the pcap is incomplete.
 capture_stop() {
@@ -50,7 +68,11 @@ capture_stop() {
     pid=${CAPTURE_PID[$name]:-}
     [ -n "$pid" ] || return 0
     unset "CAPTURE_PID[$name]"
-    kill -TERM "$pid" 2>/dev/null || true
+    if ! kill -TERM "$pid" 2>/dev/null; then
+        wait "$pid" 2>/dev/null || true
+        warn "capture $name had ended before it was stopped: its pcap misses the end ($(tail -n1 "${CAPTURE_LOG[$name]}"))"
+        return 1
+    fi
     for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     if kill -0 "$pid" 2>/dev/null; then
         warn "capture $name did not stop within 10 s; killed, its pcap may be cut short"
