@@ -1,0 +1,112 @@
+# capture.sh: packet captures (tcpdump) inside testbed namespaces, started
+# before an experiment sends and stopped cleanly after it, so that the pcap
+# holds every packet the kernel handed to the capture.
+#
+#   capture_start NAME ROLE IFACE FILE FILTER   start, wait until it listens
+#   capture_stop NAME        SIGTERM, wait for the exit (bounded), check stats
+#   capture_stop_all         every capture still running (for traps)
+#   capture_stats NAME       "captured received dropped" from tcpdump's exit
+#   capture_own_filter ROLE IFACE FILTER   FILTER, only frames to/from the
+#                            interface's own MAC address
+#
+# Two lessons are built in: without --immediate-mode tcpdump reads the
+# kernel ring a block at a time (up to a second late) and SIGTERM loses the
+# last block ("0 packets captured, 200 received by filter"); and a capture
+# tcpdump resets SIGINT to its own handler, so a Ctrl-C would end it before
+# the sender stops: it runs in a session of its own and only capture_stop
+# ends it (a capture that ended by itself is reported as incomplete).
+# capture_stop fails when tcpdump captured fewer packets than its filter
+# received or the kernel dropped some: the pcap is then incomplete.
+#
+# Source after common.sh, topology.sh and testbed.sh (ns_of, cpus_of), with the
+# testbed's configuration loaded (tb_load_config).
+
+declare -gA CAPTURE_PID=() CAPTURE_FILE=() CAPTURE_LOG=()
+
+# capture_start NAME ROLE IFACE FILE FILTER: tcpdump in ROLE's namespace
+# writing FILE (snap length 128: headers only), its messages in FILE.log.
+capture_start() {
+    local name=$1 role=$2 iface=$3 file=$4 filter=$5 pid i
+    [ -z "${CAPTURE_PID[$name]:-}" ] || { warn "capture $name is already running"; return 1; }
+    : > "$file.log"
+    # Not through in_ns: a shell function run with & is a subshell, and $!
+    # must be tcpdump itself (ip netns exec, setsid and taskset exec it).
+    # setsid: a Ctrl-C at the terminal must not end the capture before the
+    # experiment has stopped sending; capture_stop ends it.
+    ip netns exec "$(ns_of "$role")" setsid taskset -c "$(cpus_of "$role")" tcpdump -i "$iface" -nn -U --immediate-mode -s 128 -B 16384 \
+        -w "$file" "$filter" 2>"$file.log" </dev/null &
+    pid=$!
+    CAPTURE_PID[$name]=$pid CAPTURE_FILE[$name]=$file CAPTURE_LOG[$name]=$file.log
+    for i in $(seq 100); do
+        grep -q '^tcpdump: listening on' "$file.log" && return 0
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    warn "capture $name in $(ns_of "$role") did not start: $(tr '\n' ' ' < "$file.log")"
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    unset "CAPTURE_PID[$name]"
+    return 1
+}
+
+# capture_own_filter ROLE IFACE FILTER: a filter that keeps only the
+# frames the role's stack sends or receives. A bridge floods a frame to
+# every port while its forwarding entry for the destination MAC has aged
+# out, so a capture on a server also sees the first frames meant for the
+# other server (the kernel drops them, a capture without this would count
+# them as having reached the wrong server).
+capture_own_filter() {
+    local mac
+    mac=$(nsx "$1" cat "/sys/class/net/$2/address") || return 1
+    echo "($3) and ether host $mac"
+}
+
+# capture_stop NAME: stop the capture and wait (10 s at most, then SIGKILL)
+# for tcpdump to close its file. Fails when the pcap is incomplete.
+capture_stop() {
+    local name=$1 pid i
+    pid=${CAPTURE_PID[$name]:-}
+    [ -n "$pid" ] || return 0
+    unset "CAPTURE_PID[$name]"
+    if ! kill -TERM "$pid" 2>/dev/null; then
+        wait "$pid" 2>/dev/null || true
+        warn "capture $name had ended before it was stopped: its pcap misses the end ($(tail -n1 "${CAPTURE_LOG[$name]}"))"
+        return 1
+    fi
+    for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then
+        warn "capture $name did not stop within 10 s; killed, its pcap may be cut short"
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+        return 1
+    fi
+    wait "$pid" 2>/dev/null || true
+    local captured received dropped
+    read -r captured received dropped <<<"$(capture_stats "$name")"
+    if [ "$captured" = "?" ]; then
+        warn "capture $name: tcpdump left no statistics in ${CAPTURE_LOG[$name]}"
+        return 1
+    fi
+    if [ "$captured" -lt "$received" ] || [ "$dropped" -gt 0 ]; then
+        warn "capture $name incomplete: $captured captured, $received received by filter, $dropped dropped by kernel"
+        return 1
+    fi
+    return 0
+}
+
+# capture_stop_all: stop every running capture; fails if one was incomplete.
+capture_stop_all() {
+    local name rc=0
+    for name in "${!CAPTURE_PID[@]}"; do capture_stop "$name" || rc=1; done
+    return $rc
+}
+
+# capture_stats NAME: "captured received dropped" as tcpdump reported them
+# when it exited ("? ? ?" before that).
+capture_stats() {
+    local log=${CAPTURE_LOG[$1]:-}
+    [ -n "$log" ] && [ -f "$log" ] || { echo "? ? ?"; return 0; }
+    awk '/packets captured$/ {c=$1} /packets received by filter$/ {r=$1}
+         /packets dropped by kernel$/ {d=$1}
+         END { if (c == "" || r == "" || d == "") print "? ? ?"; else print c, r, d }' "$log"
+}
