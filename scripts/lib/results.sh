@@ -10,14 +10,15 @@
 
 RB_RESULTS=${RB_RESULTS:-$RB_TOP/results}
 
-# results_run_dir: the run directory, created on first use. `make bench`
-# exports RB_RUN so every experiment of one run shares it; an experiment run
-# alone gets a new one. results/latest points at it.
+# The run directory (RB_RUN) is fixed when this library is sourced, in the
+# script's own shell, so calls inside $( ) all agree on it. `make bench`
+# exports RB_RUN so every experiment of one run shares it; an experiment
+# run alone gets a new one. It is created on first use.
+RB_RUN=${RB_RUN:-$RB_RESULTS/$(utc_stamp)}
+export RB_RUN
+
+# results_run_dir: the run directory, created; results/latest points at it.
 results_run_dir() {
-    if [ -z "${RB_RUN:-}" ]; then
-        RB_RUN="$RB_RESULTS/$(utc_stamp)"
-        export RB_RUN
-    fi
     mkdir -p "$RB_RUN"
     ln -sfn "$(basename "$RB_RUN")" "$RB_RESULTS/latest" 2>/dev/null || true
     echo "$RB_RUN"
