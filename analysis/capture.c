@@ -1,5 +1,6 @@
 /*
- * capture.c -- libpcap reading and link/IP/UDP/TCP decoding for dnsstat.
+ * capture.c -- libpcap reading and link/IP/UDP/TCP decoding for dnsstat
+ * and from-pcap.
  * See capture.h. Only the headers needed to find the transport payload are
  * decoded here; DNS itself is left to dnsmsg.c (ldns).
  */
@@ -308,13 +309,19 @@ ds_capture_open(const char *path, const char *filter, char *err,
 	p = pcap_open_offline(path, perr);
 	if (!p) {
 		if (strstr(perr, path))	/* libpcap named the file already */
-			snprintf(err, errlen, "%s", perr);
+			snprintf(err, errlen,
+				"not a readable pcap or pcapng capture: %s",
+				perr);
 		else
-			snprintf(err, errlen, "%s: %s", path, perr);
+			snprintf(err, errlen,
+				"%s: not a readable pcap or pcapng capture: %s",
+				path, perr);
 		return NULL;
 	}
 	if (!ds_capture_supported(pcap_datalink(p))) {
-		snprintf(err, errlen, "%s: unsupported link type %d (%s)", path,
+		snprintf(err, errlen, "%s: unsupported link type %d (%s); "
+			"supported: Ethernet (802.1Q/802.1ad tags), raw IP, "
+			"Linux cooked (SLL, SLL2), BSD loopback", path,
 			pcap_datalink(p),
 			pcap_datalink_val_to_name(pcap_datalink(p)) ?
 			pcap_datalink_val_to_name(pcap_datalink(p)) : "?");

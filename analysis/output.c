@@ -2,6 +2,7 @@
  * output.c -- JSON, text and gnuplot-table output of dnsstat. See output.h.
  */
 #include "output.h"
+#include "json.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -34,27 +35,6 @@ static double
 share(uint64_t part, uint64_t whole)
 {
 	return whole ? (double)part / (double)whole : 0.0;
-}
-
-/* JSON strings here are our own names and user-given paths: escape them. */
-static void
-json_str(FILE *out, const char *s)
-{
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
 }
 
 static void
@@ -102,13 +82,13 @@ ds_output_json(FILE *out, const struct ds_stats *s,
 	int first;
 
 	fputs("{\n  \"schema\": \"rootbench.dnsstat/1\",\n  \"input\": ", out);
-	json_str(out, info->input);
+	ds_json_string(out, info->input);
 	fputs(",\n  \"linktype\": ", out);
-	json_str(out, info->linktype);
+	ds_json_string(out, info->linktype);
 	fputs(",\n  \"filter\": ", out);
-	json_str(out, info->filter);
+	ds_json_string(out, info->filter);
 	fputs(",\n  \"read_error\": ", out);
-	json_str(out, info->read_error);
+	ds_json_string(out, info->read_error);
 	fprintf(out, ",\n  \"mode\": \"%s\",\n  \"port\": %u,\n", info->mode,
 		info->port);
 #define U(x) ((unsigned long long)(x))

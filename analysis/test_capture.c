@@ -1,9 +1,11 @@
 /*
  * test_capture.c -- unit test of capture.c's frame decoding. What must
- * hold: each supported link type (Ethernet, Ethernet+802.1Q, raw IP, SLL,
- * SLL2, null) yields the UDP payload of an IPv4 and an IPv6 frame with the
- * right ports and addresses; IPv6 hop-by-hop/destination options are
- * skipped; fragments, ESP and non-IP are reported as such; and every
+ * hold: each supported link type (Ethernet, Ethernet+802.1Q, QinQ, raw IP,
+ * SLL, SLL2, null, loop) yields the UDP payload of an IPv4 and an IPv6
+ * frame with the right ports and addresses; IPv6 hop-by-hop/destination
+ * options, AH and atomic fragments are skipped; TCP gives its sequence,
+ * flags and the payload after options; fragments, ESP, non-IP and a snap
+ * length cut (as opposed to a short packet) are reported as such; and every
  * truncation of every frame returns an error cause without reading past
  * the end (ASan).
  */
@@ -201,5 +203,66 @@ main(void)
 	ip[0] = 0x55;
 	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt), DS_BAD_IP);
 	UT_EQ(ds_capture_decode(12345, ip, ipn, ipn, &pkt), DS_BAD_LINK);
+	/* QinQ: an 802.1ad tag, then an 802.1Q tag, then IPv6 */
+	ipn = ipv6_udp(ip, 0);
+	n = frame(DLT_EN10MB, 1, f + 4, ip, ipn, 1);	/* 0x8100 tag */
+	memset(f, 0x11, 12);
+	f[12] = 0x88; f[13] = 0xa8; f[14] = 0; f[15] = 5;
+	n += 4;
+	UT_EQ(ds_capture_decode(DLT_EN10MB, f, n, n, &pkt), DS_OK);
+	check_payload(&pkt, 1);
+	every_cut(DLT_EN10MB, f, n);
+	/* DLT_LOOP: the address family in network byte order (OpenBSD) */
+	memset(f, 0, 4);
+	f[3] = 24;	/* OpenBSD AF_INET6 */
+	memcpy(f + 4, ip, ipn);
+	UT_EQ(ds_capture_decode(DLT_LOOP, f, ipn + 4, ipn + 4, &pkt), DS_OK);
+	check_payload(&pkt, 1);
+	f[3] = 17;	/* not an IP family */
+	UT_EQ(ds_capture_decode(DLT_LOOP, f, ipn + 4, ipn + 4, &pkt),
+		DS_SKIP_NOT_IP);
+	/* IPv6 atomic fragment (offset 0, no M flag) is a whole datagram */
+	ipn = ipv6_udp(ip, 1);
+	ip[6] = IPPROTO_FRAGMENT;
+	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt), DS_OK);
+	check_payload(&pkt, 1);
+	/* IPv6 AH is skipped: its length counts 4-byte units, minus 2 */
+	ipn = ipv6_udp(ip, 1);
+	ip[6] = IPPROTO_AH;
+	ip[41] = 2;	/* (2 + 2) * 4 = 16 bytes: both 8-byte headers */
+	ip[40] = IPPROTO_UDP;
+	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt), DS_OK);
+	check_payload(&pkt, 1);
+	/* snap length cut inside the payload: a snaplen cause, ports known */
+	ipn = ipv4_udp(ip);
+	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn - 3, ipn, &pkt),
+		DS_BAD_SNAPLEN);
+	UT_EQ(pkt.dport, 53);
+	/* the same bytes not cut by the snap length: a bad IP header */
+	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn - 3, ipn - 3, &pkt),
+		DS_BAD_IP);
+	/* TCP: sequence number, flags and the payload after the options */
+	ipn = ipv4_udp(ip);
+	{
+		uint8_t *t = ip + 20;
+		size_t tn = 20 + 12 + 20 + sizeof(payload);
+		ip[9] = IPPROTO_TCP;
+		ip[2] = (uint8_t)(tn >> 8); ip[3] = (uint8_t)tn;
+		memset(t + 4, 0, 28);
+		t[4] = 0x01; t[7] = 0x02;	/* seq 0x01000002 */
+		t[12] = 8 << 4;	/* 32-byte header: 12 bytes of options */
+		t[13] = 0x18;	/* PSH ACK */
+		memcpy(t + 32, payload, sizeof(payload));
+		UT_EQ(ds_capture_decode(DLT_RAW, ip, tn, tn, &pkt), DS_OK);
+		UT_EQ(pkt.proto, IPPROTO_TCP);
+		UT_EQ(pkt.tcp_seq, 0x01000002);
+		UT_EQ(pkt.tcp_flags, 0x18);
+		UT_EQ(pkt.sport, 1234);
+		UT_EQ(pkt.payload_len, sizeof(payload));
+		UT_CHECK(memcmp(pkt.payload, payload, sizeof(payload)) == 0);
+		every_cut(DLT_RAW, ip, tn);
+		t[12] = 4 << 4;	/* data offset below 20 bytes */
+		UT_EQ(ds_capture_decode(DLT_RAW, ip, tn, tn, &pkt), DS_BAD_L4);
+	}
 	return UT_DONE("test_capture");
 }

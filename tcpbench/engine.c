@@ -112,6 +112,19 @@ conn_succeed(struct conn *c)
 	conn_release(c);
 }
 
+/* conn_io_retry: after a failed send or recv (errno set): 1 when
+ * interrupted (try again now); 0 when the socket would block (wait for the
+ * next event) or the connection failed (counted and released here). */
+static int
+conn_io_retry(struct conn *c)
+{
+	if (errno == EINTR)
+		return 1;
+	if (errno != EAGAIN && errno != EWOULDBLOCK)
+		conn_fail(c, tcpb_cause_of_errno(errno), errno);
+	return 0;
+}
+
 static void
 conn_send(struct conn *c)
 {
@@ -138,11 +151,8 @@ conn_send(struct conn *c)
 		n = sendmsg(c->fd, &msg, MSG_NOSIGNAL);
 		if (n < 0) {
 			/* Edge-triggered: the next EPOLLOUT edge resumes. */
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return;
-			if (errno == EINTR)
+			if (conn_io_retry(c))
 				continue;
-			conn_fail(c, tcpb_cause_of_errno(errno), errno);
 			return;
 		}
 		c->sent += (size_t)n;
@@ -174,11 +184,8 @@ conn_read(struct conn *c)
 	for (;;) {
 		n = recv(c->fd, buf, sizeof(c->e->scratch), 0);
 		if (n < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return;
-			if (errno == EINTR)
+			if (conn_io_retry(c))
 				continue;
-			conn_fail(c, tcpb_cause_of_errno(errno), errno);
 			return;
 		}
 		if (n == 0) {

@@ -28,24 +28,25 @@ tcpb_hist_index(uint64_t v)
 	return 128 + (size_t)(k - 1) * 64 + (size_t)((v >> k) - 64);
 }
 
+/* bucket_shift: the unit of index i is 2^bucket_shift(i). */
+static size_t
+bucket_shift(size_t i)
+{
+	return i < 128 ? 0 : (i - 128) / 64 + 1;
+}
+
 uint64_t
 tcpb_hist_bucket_low(size_t i)
 {
-	size_t k;
 	if (i < 128)
 		return i;
-	k = (i - 128) / 64 + 1;
-	return (uint64_t)(64 + (i - 128) % 64) << k;
+	return (uint64_t)(64 + (i - 128) % 64) << bucket_shift(i);
 }
 
 uint64_t
 tcpb_hist_bucket_high(size_t i)
 {
-	size_t k;
-	if (i < 128)
-		return i;
-	k = (i - 128) / 64 + 1;
-	return tcpb_hist_bucket_low(i) + (UINT64_C(1) << k) - 1;
+	return tcpb_hist_bucket_low(i) + (UINT64_C(1) << bucket_shift(i)) - 1;
 }
 
 void

@@ -7,22 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "output.h"
-
-static void
-json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
+#include "../analysis/json.h"
 
 static void
 json_hist(FILE *f, const char *name, const struct tcpb_hist *h)
@@ -52,10 +37,10 @@ tcpb_output_json(FILE *f, const struct tcpb_report *r)
 	int first;
 
 	fprintf(f, "{\n  \"schema\": \"rootbench.tcpbench/1\",\n  \"server\": ");
-	json_string(f, o->server);
+	ds_json_string(f, o->server);
 	fprintf(f, ",\n  \"port\": %u,\n", o->port);
 	fprintf(f, "  \"query_source\": ");
-	json_string(f, o->queryfile ? o->queryfile : o->single);
+	ds_json_string(f, o->queryfile ? o->queryfile : o->single);
 	fprintf(f, ",\n  \"queries\": %zu,\n  \"unknown_query_tokens\": %llu,\n",
 		r->nqueries, (unsigned long long)r->unknown_tokens);
 	fprintf(f, "  \"sources\": %zu,\n  \"rst_close\": %s,\n", r->nsources,

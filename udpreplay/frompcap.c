@@ -10,10 +10,12 @@
  * A query ldns cannot parse (name too long, ...) but whose header says
  * query goes to the pcap unchanged, not to the query list.
  *
- * TCP: each segment to or from port 53 is read as a sequence of
- * length-prefixed DNS messages; messages split across segments are not
- * reassembled (counted as "TCP data without a whole DNS message"). TCP
- * queries are written to the pcap as UDP datagrams.
+ * Frames are decoded by analysis/capture.c (the same decoder dnsstat
+ * uses); TCP segments to or from port 53 are reassembled in order per
+ * flow by analysis/tcpflow.c into length-prefixed DNS messages (what it
+ * cannot reassemble -- out of order, lost, a flow cut -- is counted as
+ * "TCP data without a whole DNS message"; retransmissions are skipped).
+ * TCP queries are written to the pcap as UDP datagrams.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,7 +27,8 @@
 #include <unistd.h>
 #include <pcap/pcap.h>
 #include <ldns/ldns.h>
-#include "decode.h"
+#include "../analysis/capture.h"
+#include "../analysis/tcpflow.h"
 #include "outfile.h"
 #include "pcapout.h"
 #include "qlist.h"
@@ -34,11 +37,9 @@ typedef struct ur_stats {
 	uint64_t packets;
 	uint64_t queries, udp, tcp, v4, v6;
 	uint64_t responses;
-	uint64_t decode[UR_DECODE_RESULTS];
-	uint64_t not_dns_port;
+	uint64_t skip[DS_SKIP_MAX];	/* frames capture.c could not use, ... */
 	uint64_t malformed;
 	uint64_t malformed_queries;
-	uint64_t tcp_empty, tcp_partial;
 	uint64_t no_question;
 	uint64_t too_big;
 } ur_stats;
@@ -48,7 +49,10 @@ typedef struct ur_conv {
 	ur_outfile qlist;
 	ur_addr service4, service6;
 	ur_stats st;
+	struct ds_tcpflows flows;
+	const struct pcap_pkthdr *frame;	/* the frame being read */
 	int verbose;
+	int failed;	/* writing a TCP query failed */
 } ur_conv;
 
 /* -v: say which packet was skipped and why. */
@@ -94,28 +98,38 @@ ur_client_map(const ur_addr *orig, ur_addr *out)
 	}
 }
 
+/* pkt's address as an ur_addr (capture.c keeps IPv4 in the first 4 bytes). */
+static void
+ur_addr_from(ur_addr *out, int family, const uint8_t *a)
+{
+	memset(out, 0, sizeof(*out));
+	out->family = family == 4 ? AF_INET : AF_INET6;
+	memcpy(out->a, a, family == 4 ? 4 : 16);
+}
+
 /* A query into the pcap, from the mapped client to the service address. */
 static int
-ur_conv_write(ur_conv *cv, const struct pcap_pkthdr *h, const ur_packet *pkt,
+ur_conv_write(ur_conv *cv, const struct pcap_pkthdr *h, const struct ds_packet *pkt,
     const uint8_t *msg, size_t len)
 {
-	ur_addr src;
+	ur_addr orig, src;
 
 	if (len > 65535 - 48) {
 		cv->st.too_big++;
 		ur_conv_skip(cv, "query too large for one UDP datagram");
 		return 0;
 	}
-	ur_client_map(&pkt->src, &src);
+	ur_addr_from(&orig, pkt->family, pkt->src);
+	ur_client_map(&orig, &src);
 	if (ur_pcapout_udp(&cv->pcap, &h->ts, &src, pkt->sport,
-	    pkt->src.family == AF_INET ? &cv->service4 : &cv->service6, pkt->dport, msg, len))
+	    pkt->family == 4 ? &cv->service4 : &cv->service6, pkt->dport, msg, len))
 		return -1;
 	cv->st.queries++;
 	if (pkt->proto == IPPROTO_UDP)
 		cv->st.udp++;
 	else
 		cv->st.tcp++;
-	if (pkt->src.family == AF_INET)
+	if (pkt->family == 4)
 		cv->st.v4++;
 	else
 		cv->st.v6++;
@@ -124,7 +138,7 @@ ur_conv_write(ur_conv *cv, const struct pcap_pkthdr *h, const ur_packet *pkt,
 
 /* One DNS message from the capture: queries go to both outputs. */
 static int
-ur_conv_message(ur_conv *cv, const struct pcap_pkthdr *h, const ur_packet *pkt,
+ur_conv_message(ur_conv *cv, const struct pcap_pkthdr *h, const struct ds_packet *pkt,
     const uint8_t *msg, size_t len)
 {
 	ldns_pkt *dns = NULL;
@@ -134,7 +148,7 @@ ur_conv_message(ur_conv *cv, const struct pcap_pkthdr *h, const ur_packet *pkt,
 		 * malformed UDP message whose header says query is replayed
 		 * as it was, but it has no line in the query list. Not over
 		 * TCP: there a bad message means we are out of step with
-		 * the stream (a segment continuing a message). */
+		 * the stream (a flow first seen in the middle). */
 		if (pkt->proto != IPPROTO_UDP || len < LDNS_HEADER_SIZE || LDNS_QR_WIRE(msg)) {
 			cv->st.malformed++;
 			ur_conv_skip(cv, "malformed DNS message");
@@ -154,53 +168,64 @@ ur_conv_message(ur_conv *cv, const struct pcap_pkthdr *h, const ur_packet *pkt,
 	return ur_conv_write(cv, h, pkt, msg, len);
 }
 
+/* tcpflow's callback: a whole DNS message, completed by the segment of the
+ * frame being read (cv->frame). A write error is kept for ur_conv_packet. */
+static void
+ur_conv_tcp_message(void *arg, const struct ds_packet *pkt, const uint8_t *msg, size_t len)
+{
+	ur_conv *cv = arg;
+
+	if (!cv->failed && ur_conv_message(cv, cv->frame, pkt, msg, len))
+		cv->failed = 1;
+}
+
 static int
 ur_conv_packet(ur_conv *cv, int linktype, const struct pcap_pkthdr *h, const uint8_t *data)
 {
-	ur_packet pkt;
-	ur_decode_result r;
-	const uint8_t *p;
-	size_t left, mlen;
+	struct ds_packet pkt;
+	enum ds_skip r;
 
 	cv->st.packets++;
-	r = ur_decode_frame(linktype, data, h->caplen, &pkt);
-	if (r != UR_DECODE_OK) {
-		cv->st.decode[r]++;
-		ur_conv_skip(cv, ur_decode_reason(r));
-		return 0;
-	}
-	if (pkt.sport != 53 && pkt.dport != 53) {
-		cv->st.not_dns_port++;
-		ur_conv_skip(cv, "not port 53");
+	r = ds_capture_decode(linktype, data, h->caplen, h->len, &pkt);
+	if (r == DS_OK && pkt.sport != 53 && pkt.dport != 53)
+		r = DS_SKIP_NOT_DNS_PORT;
+	else if (r == DS_OK && pkt.proto == IPPROTO_TCP && pkt.payload_len == 0)
+		r = DS_SKIP_TCP_EMPTY;
+	if (r != DS_OK) {
+		cv->st.skip[r]++;
+		ur_conv_skip(cv, ds_skip_name(r));
 		return 0;
 	}
 	if (pkt.proto == IPPROTO_UDP)
-		return ur_conv_message(cv, h, &pkt, pkt.payload, pkt.len);
-	/* TCP: length-prefixed messages wholly inside this segment. */
-	if (pkt.len == 0) {
-		cv->st.tcp_empty++;
-		return 0;
+		return ur_conv_message(cv, h, &pkt, pkt.payload, pkt.payload_len);
+	/* TCP: length-prefixed messages, reassembled in order per flow. */
+	cv->frame = h;
+	if (ds_tcpflows_segment(&cv->flows, &pkt) != 0) {
+		fprintf(stderr, "from-pcap: TCP reassembly: %s\n", strerror(errno));
+		return -1;
 	}
-	p = pkt.payload;
-	left = pkt.len;
-	while (left > 0) {
-		if (left < 2) {
-			cv->st.tcp_partial++;
-			ur_conv_skip(cv, "TCP data without a whole DNS message");
-			break;
-		}
-		mlen = (size_t)(p[0] << 8 | p[1]);
-		if (mlen == 0 || mlen > left - 2) {
-			cv->st.tcp_partial++;
-			ur_conv_skip(cv, "TCP data without a whole DNS message");
-			break;
-		}
-		if (ur_conv_message(cv, h, &pkt, p + 2, mlen))
-			return -1;
-		p += 2 + mlen;
-		left -= 2 + mlen;
+	return cv->failed ? -1 : 0;
+}
+
+/* The causes capture.c and tcpflow.c name, in words. */
+static const char *
+ur_skip_words(enum ds_skip r)
+{
+	switch (r) {
+	case DS_SKIP_NOT_IP: return "not IP";
+	case DS_SKIP_NOT_UDP_TCP: return "neither UDP nor TCP";
+	case DS_SKIP_NOT_DNS_PORT: return "not port 53";
+	case DS_SKIP_IP_FRAGMENT: return "IP fragments (not reassembled)";
+	case DS_SKIP_IP6_EXT: return "IPv6 extension header not skipped (ESP, ...)";
+	case DS_SKIP_TCP_EMPTY: return "TCP segments without data";
+	case DS_SKIP_TCP_RETRANS: return "TCP retransmissions";
+	case DS_BAD_LINK: return "link header truncated";
+	case DS_BAD_IP: return "bad or truncated IP header";
+	case DS_BAD_L4: return "bad or truncated UDP/TCP header";
+	case DS_BAD_SNAPLEN: return "cut by the capture's snap length";
+	case DS_BAD_TCP_PARTIAL: return "TCP data without a whole DNS message (out of order or cut)";
+	default: return ds_skip_name(r);
 	}
-	return 0;
 }
 
 static void
@@ -212,22 +237,15 @@ ur_stats_print(const ur_stats *st, const char *file, FILE *out)
 	    (unsigned long long)st->queries, (unsigned long long)st->udp, (unsigned long long)st->tcp,
 	    (unsigned long long)st->v4, (unsigned long long)st->v6);
 	fprintf(out, "from-pcap:   %llu responses skipped\n", (unsigned long long)st->responses);
-	for (r = 1; r < UR_DECODE_RESULTS; r++)
-		if (st->decode[r])
-			fprintf(out, "from-pcap:   %llu skipped: %s\n", (unsigned long long)st->decode[r],
-			    ur_decode_reason((ur_decode_result)r));
-	if (st->not_dns_port)
-		fprintf(out, "from-pcap:   %llu skipped: not port 53\n", (unsigned long long)st->not_dns_port);
+	for (r = 1; r < DS_SKIP_MAX; r++)
+		if (st->skip[r])
+			fprintf(out, "from-pcap:   %llu skipped: %s\n", (unsigned long long)st->skip[r],
+			    ur_skip_words((enum ds_skip)r));
 	if (st->malformed)
 		fprintf(out, "from-pcap:   %llu skipped: malformed DNS message\n", (unsigned long long)st->malformed);
 	if (st->malformed_queries)
 		fprintf(out, "from-pcap:   %llu malformed queries: in the pcap as they were, not in the query list\n",
 		    (unsigned long long)st->malformed_queries);
-	if (st->tcp_empty)
-		fprintf(out, "from-pcap:   %llu skipped: TCP segments without data\n", (unsigned long long)st->tcp_empty);
-	if (st->tcp_partial)
-		fprintf(out, "from-pcap:   %llu skipped: TCP data without a whole DNS message (not reassembled)\n",
-		    (unsigned long long)st->tcp_partial);
 	if (st->too_big)
 		fprintf(out, "from-pcap:   %llu skipped: query too large for one UDP datagram\n",
 		    (unsigned long long)st->too_big);
@@ -255,7 +273,7 @@ int
 main(int argc, char **argv)
 {
 	const char *out_pcap = NULL, *out_qlist = NULL, *s4 = "198.18.0.53", *s6 = "2001:2::53";
-	char errbuf[PCAP_ERRBUF_SIZE];
+	char errbuf[PCAP_ERRBUF_SIZE + 512];
 	pcap_t *in;
 	ur_conv cv;
 	struct pcap_pkthdr *h;
@@ -284,27 +302,25 @@ main(int argc, char **argv)
 		fprintf(stderr, "from-pcap: -4 needs an IPv4 and -6 an IPv6 address\n");
 		return 2;
 	}
-	in = pcap_open_offline(argv[optind], errbuf);
+	in = ds_capture_open(argv[optind], NULL, errbuf, sizeof(errbuf));
 	if (!in) {
-		fprintf(stderr, "from-pcap: %s: not a readable pcap or pcapng capture: %s\n",
-		    argv[optind], errbuf);
+		fprintf(stderr, "from-pcap: %s\n", errbuf);
 		return 1;
 	}
 	linktype = pcap_datalink(in);
-	if (!ur_decode_linktype_ok(linktype)) {
-		fprintf(stderr, "from-pcap: %s: link type %s (%d) is not supported "
-		    "(Ethernet, raw IP, Linux cooked, loopback)\n", argv[optind],
-		    pcap_datalink_val_to_name(linktype) ? pcap_datalink_val_to_name(linktype) : "?",
-		    linktype);
+	if (ds_tcpflows_init(&cv.flows, 12, ur_conv_tcp_message, &cv) != 0) {
+		fprintf(stderr, "from-pcap: TCP flow table: %s\n", strerror(errno));
 		pcap_close(in);
 		return 1;
 	}
 	if (ur_pcapout_open(&cv.pcap, out_pcap)) {
+		ds_tcpflows_free(&cv.flows);
 		pcap_close(in);
 		return 1;
 	}
 	if (ur_outfile_begin(&cv.qlist, out_qlist, 1)) {
 		ur_pcapout_abort(&cv.pcap);
+		ds_tcpflows_free(&cv.flows);
 		pcap_close(in);
 		return 1;
 	}
@@ -312,6 +328,7 @@ main(int argc, char **argv)
 		if (ur_conv_packet(&cv, linktype, h, data)) {
 			ur_pcapout_abort(&cv.pcap);
 			ur_outfile_abort(&cv.qlist);
+			ds_tcpflows_free(&cv.flows);
 			pcap_close(in);
 			return 1;
 		}
@@ -322,6 +339,10 @@ main(int argc, char **argv)
 		truncated = 1;
 	}
 	pcap_close(in);
+	ds_tcpflows_finish(&cv.flows);
+	cv.st.skip[DS_BAD_TCP_PARTIAL] += cv.flows.partial;
+	cv.st.skip[DS_SKIP_TCP_RETRANS] += cv.flows.retrans;
+	ds_tcpflows_free(&cv.flows);
 	ur_stats_print(&cv.st, argv[optind], stderr);
 	if (cv.st.queries == 0) {
 		fprintf(stderr, "from-pcap: %s: no DNS queries found: nothing written\n", argv[optind]);
