@@ -172,10 +172,12 @@ def testbed_section:
       + "</table>"
       + ( [$b.zones | to_entries[] | .key as $v | .value as $m | "zones/\($v).json" as $f
           | "<h4>Zone variant <code class=\"meta\">\($v | esc)</code></h4><table class=\"kv\">"
-          + "<tr><th>serial</th><td>\(val($m; $f; ["serial"]))</td></tr>"
-          + (if ($m.keys | type) == "array" then
-               ([$m.keys | to_entries[] | .key as $i
-                 | "<tr><th>key \(val($m; $f; ["keys",$i,"role"]))</th><td>\(val($m; $f; ["keys",$i,"algorithm"])), \(val($m; $f; ["keys",$i,"bits"])) bits</td></tr>"] | join(""))
+          + "<tr><th>root serial</th><td>\(val($m; $f; ["zones","root","serial"]))</td></tr>"
+          + "<tr><th>root records</th><td>\(val($m; $f; ["zones","root","records"])), \(val($m; $f; ["zones","root","delegations"])) delegations</td></tr>"
+          + (if ($m.zones.root.dnskeys | type) == "array" and ($m.zones.root.dnskeys | length) > 0 then
+               ([$m.zones.root.dnskeys | to_entries[] | .key as $i
+                 | "<tr><th>key \(val($m; $f; ["zones","root","dnskeys",$i,"role"]))</th><td>\(val($m; $f; ["algorithm","name"])) (algorithm \(val($m; $f; ["zones","root","dnskeys",$i,"algorithm"]))), \(val($m; $f; ["zones","root","dnskeys",$i,"bits"])) bits</td></tr>"] | join(""))
+               + "<tr><th>denial</th><td>\(val($m; $f; ["denial"]))</td></tr>"
              else "<tr><th>keys</th><td>\(if $m.signed == false then "unsigned" else nm end)</td></tr>" end)
           + "</table>" + values_table($m; $f; ["keys"])] | join("") )
       + "<p><small>paper: KSK \(val($b.paper; "paper.json"; ["setup","ksk","algorithm"])) \(val($b.paper; "paper.json"; ["setup","ksk","bits"])) bits, ZSK \(val($b.paper; "paper.json"; ["setup","zsk","algorithm"])) \(val($b.paper; "paper.json"; ["setup","zsk","bits"])) bits, \(val($b.paper; "paper.json"; ["setup","denial"])).</small></p>"
