@@ -174,7 +174,7 @@ def testbed_section:
           | "<h4>Zone variant <code class=\"meta\">\($v | esc)</code></h4><table class=\"kv\">"
           + "<tr><th>root serial</th><td>\(val($m; $f; ["zones","root","serial"]))</td></tr>"
           + "<tr><th>root records</th><td>\(val($m; $f; ["zones","root","records"])), \(val($m; $f; ["zones","root","delegations"])) delegations</td></tr>"
-          + (if ($m.zones.root.dnskeys | type) == "array" and ($m.zones.root.dnskeys | length) > 0 then
+          + (if (try $m.zones.root.dnskeys catch null | type) == "array" and ($m.zones.root.dnskeys | length) > 0 then
                ([$m.zones.root.dnskeys | to_entries[] | .key as $i
                  | "<tr><th>key \(val($m; $f; ["zones","root","dnskeys",$i,"role"]))</th><td>\(val($m; $f; ["algorithm","name"])) (algorithm \(val($m; $f; ["zones","root","dnskeys",$i,"algorithm"]))), \(val($m; $f; ["zones","root","dnskeys",$i,"bits"])) bits</td></tr>"] | join(""))
                + "<tr><th>denial</th><td>\(val($m; $f; ["denial"]))</td></tr>"
