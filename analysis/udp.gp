@@ -5,7 +5,7 @@
 # wire (mean answer bytes on the wire), thr (answer-ratio threshold).
 set datafile separator ","
 set terminal @term
-set key top left box opaque
+set key bottom right box opaque
 set grid
 set xlabel "queries/s sent (achieved by tcpreplay)"
 set xrange [0:*]
