@@ -9,6 +9,7 @@ set key bottom right box opaque
 set grid
 set xlabel "queries/s sent (achieved by tcpreplay)"
 set xrange [0:*]
+set offsets 0, graph 0.05, 0, 0
 
 # The answer rate a link of `link` b/s carries at `wire` bytes per answer.
 cap = (link > 0 && wire > 0) ? link / (8.0 * wire) : 0
