@@ -21,30 +21,46 @@ ur_mac_of() {
     "$UR_TESTBED" exec "$1" -- ip -j link show dev "$2" | jq -er '.[0].address'
 }
 
-# ur_rewrite_for_testbed IN OUT PLAYER [SRC4]: rewrite a query pcap for
-# the testbed the way the paper did: Ethernet source = the player,
-# destination = the router's client-VLAN MAC; IP destination = the
-# service address; IP source = the Listener (so the answers go there and
-# the player only sends) or SRC4; checksums fixed. tcprewrite cannot turn
-# IPv6 into IPv4, so IPv6 packets are dropped, and counted: the function
-# prints "kept N dropped_ipv6 M other_dropped K" on stdout.
+# ur_rewrite_for_testbed IN OUT PLAYER [SRC_CIDR4] [V6]: rewrite a query
+# capture for the testbed the way the paper did (§2.1): Ethernet source =
+# the player, destination = the router's client-VLAN MAC; IP destination =
+# the service address; IP source = the Listener (so the answers go there
+# and the player only sends) or the addresses of SRC_CIDR4 (pseudo-NAT
+# keeps the low host bits, so 198.18.4.0/28 gives 16 sources); TTL 64
+# (captured queries may arrive with TTL 1); lengths and checksums fixed.
+# Only UDP queries to port 53 are kept. V6 = drop (default; the paper
+# replayed IPv4 only, and tcprewrite cannot turn IPv6 into IPv4) or map
+# (to 2001:2::53 from the Listener's IPv6 address). Prints
+# "kept N dropped_ipv6 M other_dropped K" on stdout; writes OUT only whole.
 ur_rewrite_for_testbed() {
-    local in=$1 out=$2 player=$3 src=${4:-}
+    local in=$1 out=$2 player=$3 src=${4:-} v6mode=${5:-drop}
     need_tools tcprewrite tcpdump capinfos
-    [ -f "$in" ] || die "rewrite: no such capture: $in"
-    [ -n "$src" ] || src=$(role_addr4 listener)
-    local smac dmac tmp total kept v6
+    [ -r "$in" ] || die "rewrite: cannot read capture $in"
+    [ -n "$src" ] || src="$(role_addr4 listener)/32"
+    [[ $src == */* ]] || src="$src/32"
+    [[ $src =~ ^198\.1[89]\.[0-9]+\.[0-9]+/[0-9]+$ ]] || die "rewrite: source $src is not in $BENCH_NET4"
+    local filter dstmap srcmap
+    case $v6mode in
+        drop) filter='ip and udp dst port 53'
+              dstmap="0.0.0.0/0:$SERVICE4/32"; srcmap="0.0.0.0/0:$src" ;;
+        map)  filter='(ip or ip6) and udp dst port 53'
+              dstmap="0.0.0.0/0:$SERVICE4/32,[::/0]:[$SERVICE6/128]"
+              srcmap="0.0.0.0/0:$src,[::/0]:[$(role_addr6 listener)/128]" ;;
+        *) die "rewrite: IPv6 mode '$v6mode' is neither drop nor map" ;;
+    esac
+    local smac dmac tmp total kept v6=0
     smac=$(ur_mac_of "$player" eth0) || die "rewrite: no MAC for $player (is testbed $RB_PREFIX up?)"
     dmac=$(ur_mac_of router ethc) || die "rewrite: no MAC for the router's client leg"
-    tmp=$(mktemp "${out}.v4.XXXXXX")
+    tmp=$(mktemp "${out}.filtered.XXXXXX")
+    tcpdump -r "$in" -w "$tmp" "$filter" 2>/dev/null || { rm -f "$tmp"; die "rewrite: $in is not a packet capture tcpdump can read"; }
     total=$(ur_count_packets "$in")
-    tcpdump -r "$in" -w "$tmp" 'ip and udp' 2>/dev/null || { rm -f "$tmp"; die "rewrite: tcpdump cannot read $in"; }
-    v6=$(tcpdump -r "$in" 'ip6' 2>/dev/null | wc -l)
     kept=$(ur_count_packets "$tmp")
-    if ! tcprewrite --infile="$tmp" --outfile="$out.tmp" \
+    [ "$v6mode" = map ] || v6=$(tcpdump -r "$in" 'ip6 and udp dst port 53' 2>/dev/null | wc -l)
+    [ "${kept:-0}" -gt 0 ] || { rm -f "$tmp"; die "rewrite: $in holds no UDP queries to port 53"; }
+    if ! tcprewrite --infile="$tmp" --outfile="$out.tmp" --dlt=enet \
             --enet-smac="$smac" --enet-dmac="$dmac" \
-            --dstipmap="0.0.0.0/0:$SERVICE4/32" --srcipmap="0.0.0.0/0:$src/32" \
-            --fixcsum >/dev/null; then
+            --dstipmap="$dstmap" --srcipmap="$srcmap" \
+            --ttl=64 --fixlen=del --fixcsum >/dev/null; then
         rm -f "$tmp" "$out.tmp"
         die "rewrite: tcprewrite failed on $in"
     fi
