@@ -1,6 +1,7 @@
 # tests/sweep-lib.sh: helpers of the tcp-sweep tests (5x-sweep-*.test).
 # Source after scripts/lib/testlib.sh. The sweeps run on the test testbed
-# (RB_PREFIX from scripts/check) into a scratch results directory.
+# (RB_PREFIX from scripts/check) into a scratch results directory (RB_RESULTS
+# too, so results/latest of the tree is left alone).
 
 SWEEP="$RB_TOP/tcpbench/tcp-sweep"
 
@@ -10,7 +11,7 @@ sweep_run() {
     local run=$1; shift
     local t0=$SECONDS
     SWEEP_RC=0
-    env SCALE=smoke CONFIGS=1p1s RB_RUN="$run" "$@" "$SWEEP" > "$run.log" 2>&1 || SWEEP_RC=$?
+    env SCALE=smoke CONFIGS=1p1s RB_RESULTS="$(dirname "$run")" RB_RUN="$run" "$@" "$SWEEP" > "$run.log" 2>&1 || SWEEP_RC=$?
     SWEEP_SECS=$((SECONDS - t0))
     note "sweep $* -> exit $SWEEP_RC in ${SWEEP_SECS}s"
     sed 's/^/  | /' "$run.log"
