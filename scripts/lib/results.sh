@@ -20,7 +20,9 @@ export RB_RUN
 # results_run_dir: the run directory, created; results/latest points at it.
 results_run_dir() {
     mkdir -p "$RB_RUN"
-    ln -sfn "$(basename "$RB_RUN")" "$RB_RESULTS/latest" 2>/dev/null || true
+    # results/latest follows runs kept under results/ only.
+    [ "$(cd "$(dirname "$RB_RUN")" && pwd)" = "$(mkdir -p "$RB_RESULTS" && cd "$RB_RESULTS" && pwd)" ] \
+        && ln -sfn "$(basename "$RB_RUN")" "$RB_RESULTS/latest" 2>/dev/null || true
     echo "$RB_RUN"
 }
 
