@@ -52,7 +52,7 @@ ur_rewrite_for_testbed() {
     smac=$(ur_mac_of "$player" eth0) || die "rewrite: no MAC for $player (is testbed $RB_PREFIX up?)"
     dmac=$(ur_mac_of router ethc) || die "rewrite: no MAC for the router's client leg"
     tmp=$(mktemp "${out}.filtered.XXXXXX")
-    tcpdump -r "$in" -w "$tmp" "$filter" 2>/dev/null || { rm -f "$tmp"; die "rewrite: $in is not a packet capture tcpdump can read"; }
+    tcpdump -r "$in" -w "$tmp" "$filter" 2>/dev/null || { rm -f "$tmp"; die "rewrite: cannot read $in as a packet capture"; }
     total=$(ur_count_packets "$in")
     kept=$(ur_count_packets "$tmp")
     [ "$v6mode" = map ] || v6=$(tcpdump -r "$in" 'ip6 and udp dst port 53' 2>/dev/null | wc -l)
