@@ -2,10 +2,12 @@
 # before an experiment sends and stopped cleanly after it, so that the pcap
 # holds every packet the kernel handed to the capture.
 #
-#   capture_start NAME ROLE IFACE FILE FILTER   start, wait until it listens
+#   capture_start NAME ROLE IFACE FILE FILTER [SNAPLEN]   start, wait until it
+#                            listens (SNAPLEN 128: headers only; 0: whole frames)
 #   capture_stop NAME        SIGTERM, wait for the exit (bounded), check stats
 #   capture_stop_all         every capture still running (for traps)
 #   capture_stats NAME       "captured received dropped" from tcpdump's exit
+#   capture_dropped NAME     packets the kernel dropped ("" when unknown)
 #   capture_own_filter ROLE IFACE FILTER   FILTER, only frames to/from the
 #                            interface's own MAC address
 #
@@ -18,22 +20,27 @@
 # capture_stop fails when tcpdump captured fewer packets than its filter
 # received or the kernel dropped some: the pcap is then incomplete.
 #
-# Source after common.sh, topology.sh and testbed.sh (ns_of, cpus_of), with the
-# testbed's configuration loaded (tb_load_config).
+# Source after common.sh, topology.sh and testbed.sh (ns_of, cpus_of,
+# TB_CONFIG); the testbed must be up.
 
 declare -gA CAPTURE_PID=() CAPTURE_FILE=() CAPTURE_LOG=()
 
-# capture_start NAME ROLE IFACE FILE FILTER: tcpdump in ROLE's namespace
-# writing FILE (snap length 128: headers only), its messages in FILE.log.
+# capture_start NAME ROLE IFACE FILE FILTER [SNAPLEN]: tcpdump in ROLE's
+# namespace writing FILE (snap length 128, headers only, unless SNAPLEN says
+# otherwise; 0 keeps whole frames), its messages in FILE.log.
 capture_start() {
-    local name=$1 role=$2 iface=$3 file=$4 filter=$5 pid i
+    local name=$1 role=$2 iface=$3 file=$4 filter=$5 snaplen=${6:-128} pid i
     [ -z "${CAPTURE_PID[$name]:-}" ] || { warn "capture $name is already running"; return 1; }
     : > "$file.log"
     # Not through in_ns: a shell function run with & is a subshell, and $!
     # must be tcpdump itself (ip netns exec, setsid and taskset exec it).
     # setsid: a Ctrl-C at the terminal must not end the capture before the
     # experiment has stopped sending; capture_stop ends it.
-    ip netns exec "$(ns_of "$role")" setsid taskset -c "$(cpus_of "$role")" tcpdump -i "$iface" -nn -U --immediate-mode -s 128 -B 16384 \
+    # The role's CPUs come from the running testbed's configuration, read
+    # in a subshell so the caller's settings are left alone.
+    local cpus
+    cpus=$(. "$TB_CONFIG" && cpus_of "$role") || { warn "testbed '$RB_PREFIX' is not up"; return 1; }
+    ip netns exec "$(ns_of "$role")" setsid taskset -c "$cpus" tcpdump -i "$iface" -nn -U --immediate-mode -s "$snaplen" -B 16384 \
         -w "$file" "$filter" 2>"$file.log" </dev/null &
     pid=$!
     CAPTURE_PID[$name]=$pid CAPTURE_FILE[$name]=$file CAPTURE_LOG[$name]=$file.log
@@ -109,4 +116,12 @@ capture_stats() {
     awk '/packets captured$/ {c=$1} /packets received by filter$/ {r=$1}
          /packets dropped by kernel$/ {d=$1}
          END { if (c == "" || r == "" || d == "") print "? ? ?"; else print c, r, d }' "$log"
+}
+
+# capture_dropped NAME: packets the kernel dropped for the capture, as
+# tcpdump reported when it exited ("" before that).
+capture_dropped() {
+    local d
+    read -r _ _ d <<<"$(capture_stats "$1")"
+    [ "$d" = "?" ] || echo "$d"
 }
