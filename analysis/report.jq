@@ -123,7 +123,7 @@ def csv_table($t):
   + if $t.nrows > $t.limit then
       "<p>\($t.nrows | tostring | "<span class=\"v\" data-src=\"\($t.file | esc)#rows\">\(.)</span>") rows; too long to show here, see the file.</p>"
     else
-      "<table class=\"csv\"><tr>" + ([$t.header[] | "<th>\(esc)</th>"] | join("")) + "</tr>"
+      "<table class=\"csv\"><tr>" + ([$t.header[] | "<th class=\"meta\">\(esc)</th>"] | join("")) + "</tr>"
       + ([$t.rows | to_entries[] | .key as $r
           | "<tr>" + ([.value | to_entries[] | "<td><span class=\"v\" data-src=\"\($t.file | esc)#\($r + 1),\(.key + 1)\">\(.value | esc)</span></td>"] | join("")) + "</tr>"]
          | join(""))
@@ -250,7 +250,7 @@ def sizes_section($b):
   + status_text($e; "the sizes experiment")
   + if $s == null then "</section>" else
       ( [size_variants($s)[] | . as $v | paper_size_key($v.name) as $k
-          | "<h4>Variant \($v.name | esc)</h4>" + cmp_head(val($p; "paper.json"; ["sizes","section"]))
+          | "<h4>Variant <code class=\"meta\">\($v.name | esc)</code></h4>" + cmp_head(val($p; "paper.json"; ["sizes","section"]))
           + cmp_row("queries"; $s; $f; $v.path + ["queries"]; null; null; $p; (if $k then ["sizes","tests",$k,"queries"] else null end); null)
           + cmp_row("bytes in (queries, SNMP)"; $s; $f; $v.path + ["bytes_in"]; null; null; $p; (if $k then ["sizes","tests",$k,"bytes_in"] else null end); null)
           + cmp_row("bytes out (answers, SNMP)"; $s; $f; $v.path + ["bytes_out"]; null; null; $p; (if $k then ["sizes","tests",$k,"bytes_out"] else null end); null)

@@ -376,6 +376,15 @@ tb_render_nsd_conf() {
     printf '# zone files: %s\n' "$(cd "$TB_ZONEDIR" && stat -c '%n:%s:%Y' ./*.zone | md5sum | cut -c1-16)"
 }
 
+# tb_nsd_stats_json ROLE: NSD's own counters (nsd-control stats_noreset,
+# over the control socket in the state directory) as one JSON object
+# {"num.queries": N, "num.tcp": N, ...}; {} when NSD is not running.
+tb_nsd_stats_json() {
+    { nsd-control -c "$TB_STATE/$1/nsd.conf" stats_noreset 2>/dev/null || true; } \
+        | jq -R -s -c '[split("\n")[] | select(test("^[a-zA-Z0-9._]+=[0-9.]+$")) | split("=")
+                       | {(.[0]): (.[1] | tonumber)}] | add // {}'
+}
+
 tb_stop_pidfile() {
     local pidfile=$1 pid i
     [ -f "$pidfile" ] || return 0
