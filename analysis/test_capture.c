@@ -22,7 +22,7 @@
 static const uint8_t payload[] = { 0xab, 0xcd, 0x01, 0x00, 0, 1, 0, 0, 0, 0,
 	0, 0, 0, 0, 2, 0, 1 };
 
-/* ipv4_udp: an IPv4/UDP datagram 10.0.0.1:1234 -> 10.0.0.2:53 */
+/* ipv4_udp: an IPv4/UDP datagram 198.18.4.1:1234 -> 198.18.0.53:53 (never sent) */
 static size_t
 ipv4_udp(uint8_t *p)
 {
@@ -31,7 +31,8 @@ ipv4_udp(uint8_t *p)
 	p[0] = 0x45;
 	p[2] = (uint8_t)(n >> 8); p[3] = (uint8_t)n;
 	p[8] = 64; p[9] = IPPROTO_UDP;
-	p[12] = 10; p[15] = 1; p[16] = 10; p[19] = 2;
+	p[12] = 198; p[13] = 18; p[14] = 4; p[15] = 1;
+	p[16] = 198; p[17] = 18; p[19] = 53;
 	p[20] = 1234 >> 8; p[21] = 1234 & 0xff; p[23] = 53;
 	p[24] = (uint8_t)((n - 20) >> 8); p[25] = (uint8_t)(n - 20);
 	memcpy(p + 28, payload, sizeof(payload));

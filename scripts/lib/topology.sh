@@ -52,7 +52,7 @@ role_addr6() {
 }
 
 # player_block4 PLAYER / player_block6 PLAYER: the client addresses a player
-# owns (the paper's 80.81.192.0/23 test range); the router routes them back
+# owns (the paper's /23 of test sources); the router routes them back
 # to it, and the player can bind any of them (AnyIP local route).
 player_block4() {
     case $1 in player1) echo 198.18.4.0/23 ;; player2) echo 198.18.6.0/23 ;; *) return 1 ;; esac
