@@ -2,14 +2,14 @@
 # sizes (DNS message length), one panel per run, side by side.
 # Called by analysis/sizes with -e:
 #   datafile  reply_sizes.csv ('# size_lo,<run>,...': share of answers per bin)
-#   outfile, fmt (png|svg), titles (run names, space separated), n, binw,
+#   outfile, fmt (png|svg|pdf), titles (run names, space separated), n, binw,
 #   xmax, ymax (common axes: bytes, percent)
 set datafile separator ","
-if (fmt eq "svg") {
-    set terminal svg size (n <= 2 ? 1000 : 400 * (n <= 4 ? n : 4)), (n <= 4 ? 420 : 800) dynamic font "sans,11"
-} else {
-    set terminal pngcairo size (n <= 2 ? 1000 : 400 * (n <= 4 ? n : 4)), (n <= 4 ? 420 : 800) font "sans,10"
-}
+w = (n <= 2 ? 1000 : 400 * (n <= 4 ? n : 4))
+h = (n <= 4 ? 420 : 800)
+if (fmt eq "svg") { set terminal svg size w, h dynamic font "sans,11" }
+if (fmt eq "png") { set terminal pngcairo size w, h font "sans,10" }
+if (fmt eq "pdf") { set terminal pdfcairo size w / 100.0, h / 100.0 font "sans,10" }
 set output outfile
 rows = (n <= 4 ? 1 : 2)
 cols = (n <= 4 ? n : int((n + 1) / 2))
