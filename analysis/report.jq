@@ -218,10 +218,10 @@ def udp_section($b):
            + ([$s.physics_check | paths(scalars) | . as $q | "<tr><th><code>\($q | pathstr | esc)</code></th><td>\(val($s; $f; ["physics_check"] + $q))</td></tr>"] | join(""))
            + "</table>"
          else "<p>Physics check: \(nm)</p>" end)
-      + "<h4>Critical points</h4><div class=\"pair\"><table class=\"csv\"><caption>this run</caption><tr><th>offered q/s</th><th>answered q/s</th><th>answered fraction</th></tr>"
+      + "<h4>Critical points</h4><div class=\"pair\"><table class=\"csv\"><caption>this run</caption><tr><th>sent q/s (achieved)</th><th>answered q/s</th><th>answered fraction</th></tr>"
       + (if ($s.critical_points | type) == "array" and ($s.critical_points | length) > 0 then
            [$s.critical_points | to_entries[] | .key as $i
-            | "<tr><td>\(val($s; $f; ["critical_points",$i,"offered_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"answered_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"ratio"]; 6; null))</td></tr>"] | join("")
+            | "<tr><td>\(val($s; $f; ["critical_points",$i,"achieved_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"answered_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"answer_ratio"]; 6; null))</td></tr>"] | join("")
          else "<tr><td colspan=\"3\">\(nm)</td></tr>" end)
       + "</table><table class=\"csv\"><caption>paper, Table 1 (router hashing)</caption><tr><th>offered q/s</th><th>answered fraction</th></tr>"
       + ([$p.udp.critical_points | to_entries[] | .key as $i
