@@ -322,7 +322,15 @@ def tcp_section($b):
                  + calc("ratio"; ref($s; $f; ["max_qps"]); ref($subs["1p1s"].summary; "tcp/1p1s/summary.json"; ["max_qps"]); 2; null)
                  + "</td><td>\(val($p; "paper.json"; ["tcp","2p2s","factor_vs_1p1s"]))</td><td></td><td></td></tr>"
                else "" end)
-            + "</table>" + values_table($s; $f; ["testbed","settings"])
+            + "</table>"
+            # A crossing that is absent was not reached: say below which rate,
+            # and whether the generator, not the server, ended the sweep.
+            + ([["fail_0_1pct","0.1%"],["fail_1pct","1%"]][] as [$k, $name]
+               | if ($s[$k].not_reached // false) and ($s[$k].below != null) then
+                   "<p>No valid rate up to \(val($s; $f; [$k,"below"])) q/s made \($name) of the connections fail"
+                   + (if ($s.generator_limited_points // 0) > 0 then "; above it the generator could not keep its schedule (generator-limited points: \(val($s; $f; ["generator_limited_points"]))), so this run has no server result there.</p>" else ".</p>" end)
+                 else "" end)
+            + values_table($s; $f; ["testbed","settings"])
           end ] | join("") )
   + figures($e) + tables($e; ["1p1s/points.csv","2p1s/points.csv","2p2s/points.csv"])
   + (if $e.summary then settings_table($e.summary; $e.file) + values_table($e.summary; $e.file; ["testbed","settings","configs"]) else "" end)
