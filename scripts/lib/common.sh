@@ -6,7 +6,20 @@ export RB_TOP
 
 log()  { printf '%s: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2; }
 warn() { printf '%s: warning: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2; }
-die()  { printf '%s: error: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2; exit 1; }
+# die MESSAGE: print and exit 1. With RB_ERROR_FILE set, the message is also
+# appended there (from subshells too), so an experiment's EXIT handler can
+# put it in the summary of a failed run (last_error).
+die() {
+    printf '%s: error: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2
+    [ -z "${RB_ERROR_FILE:-}" ] || printf '%s\n' "$*" >> "$RB_ERROR_FILE" 2>/dev/null || true
+    exit 1
+}
+
+# last_error: the message of the last die, when RB_ERROR_FILE caught one.
+last_error() {
+    [ -n "${RB_ERROR_FILE:-}" ] && [ -s "$RB_ERROR_FILE" ] && tail -n 1 "$RB_ERROR_FILE"
+    return 0
+}
 
 need_root() {
     [ "$(id -u)" -eq 0 ] || die "must run as root (network namespaces need CAP_NET_ADMIN)"
