@@ -88,7 +88,12 @@ tb_load_config() {
     . "$TB_CONFIG"
 }
 
-tb_is_up() { [ -f "$TB_CONFIG" ] && ip netns list | grep -qw "$(ns_of router)"; }
+# ns_exists NS: whether the named network namespace exists (ip netns keeps
+# them in /run/netns; a file test, not a `ip netns list | grep -q` pipe,
+# which pipefail can fail when grep stops reading early).
+ns_exists() { [ -e "/run/netns/$1" ]; }
+
+tb_is_up() { [ -f "$TB_CONFIG" ] && ns_exists "$(ns_of router)"; }
 
 # ---------------------------------------------------------------- helpers
 
@@ -113,7 +118,7 @@ tb_create_namespaces() {
     local role ns
     for role in "${ROLES[@]}"; do
         ns=$(ns_of "$role")
-        ip netns list | grep -qx "$ns\( .*\)\?" || ip netns add "$ns"
+        ns_exists "$ns" || ip netns add "$ns"
         ip -n "$ns" link set lo up
         sysctl_set "$role" net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0 \
             net.ipv6.conf.all.accept_ra=0 net.ipv6.conf.default.accept_ra=0
@@ -450,7 +455,7 @@ tb_up() {
 tb_namespaces_present() {
     local role
     for role in "${ROLES[@]}"; do
-        ip netns list | awk '{print $1}' | grep -qx "$(ns_of "$role")" && ns_of "$role"
+        ns_exists "$(ns_of "$role")" && ns_of "$role"
     done
     return 0
 }
