@@ -12,6 +12,35 @@ TB_CONFIG="$TB_STATE/config.env"
 
 # ---------------------------------------------------------------- settings
 
+# Every setting `up` takes (environment, or a profile and KEY=VALUE arguments).
+TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT STEER"
+
+# tb_apply_profile FILE|"" KEY=VALUE...: the settings of an experiment's
+# profile: the file's KEY=VALUE lines, then the arguments, on top of the
+# defaults. Testbed variables in the environment are ignored, so a setting
+# one experiment exported cannot leak into the next.
+tb_apply_profile() {
+    local file=$1 line key val v; shift
+    for v in $TB_SETTINGS; do unset "$v"; done
+    local lines=()
+    if [ -n "$file" ]; then
+        [ -r "$file" ] || die "profile $file: not readable"
+        while IFS= read -r line || [ -n "$line" ]; do
+            line=${line%%#*}
+            line=${line#"${line%%[![:space:]]*}"}; line=${line%"${line##*[![:space:]]}"}
+            [ -n "$line" ] && lines+=("$line")
+        done < "$file"
+    fi
+    for line in "${lines[@]+"${lines[@]}"}" "$@"; do
+        [[ $line == *=* ]] || die "profile setting '$line' is not KEY=VALUE"
+        key=${line%%=*}; val=${line#*=}
+        [[ " $TB_SETTINGS " == *" $key "* ]] || die "unknown testbed setting '$key' (${TB_SETTINGS// /, })"
+        # An empty value means the default.
+        if [ -n "$val" ]; then printf -v "$key" '%s' "$val"; else unset "$key"; fi
+    done
+    TB_PROFILE=${file:-}
+}
+
 # tb_defaults: the settings `up` uses when the environment says nothing.
 tb_defaults() {
     local ncpu; ncpu=$(nproc)
@@ -26,6 +55,7 @@ tb_defaults() {
     : "${NSD_SERVER_COUNT:=1}"
     : "${NSD_TCP_COUNT:=1000}"
     : "${NSD_TCP_TIMEOUT:=3}"
+    : "${STEER:=rps}"
 }
 
 # tb_validate_config: refuse settings that cannot work, before touching anything.
@@ -43,6 +73,10 @@ tb_validate_config() {
             [ "$cpu" -lt "$ncpu" ] || die "CPU $cpu in '$set' does not exist (this machine has $ncpu)"
         done
     done
+    case $STEER in
+        rps|none) ;;
+        *) die "unknown STEER=$STEER (rps: each namespace's receive path on its role's CPUs; none: on the sending CPU)" ;;
+    esac
     local n
     for n in NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT; do
         [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n=${!n} must be a positive integer"
@@ -73,9 +107,10 @@ tb_save_config() {
     mkdir -p "$TB_STATE"
     {
         printf 'RB_PREFIX=%q\n' "$RB_PREFIX"
+        printf 'TB_PROFILE=%q\n' "${TB_PROFILE:-}"
         local v
-        for v in LB LINK SERVER_CPUS CLIENT_CPUS ZONES NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT TB_ZONEDIR; do
-            printf '%s=%q\n' "$v" "${!v}"
+        for v in $TB_SETTINGS TB_ZONEDIR; do
+            printf '%s=%q\n' "$v" "${!v:-}"
         done
     } > "$TB_CONFIG.tmp"
     mv "$TB_CONFIG.tmp" "$TB_CONFIG"
@@ -101,10 +136,49 @@ cpus_of() {
     case $1 in server1|server2) echo "$SERVER_CPUS" ;; *) echo "$CLIENT_CPUS" ;; esac
 }
 
-# in_ns ROLE CMD...: run CMD in the role's namespace, pinned to its CPUs.
+# in_ns ROLE CMD...: run CMD in the role's namespace, pinned to its CPUs,
+# in the role's cgroup (so its CPU time is counted per role).
 in_ns() {
-    local role=$1; shift
-    ip netns exec "$(ns_of "$role")" taskset -c "$(cpus_of "$role")" "$@"
+    local role=$1 cg; shift
+    cg=$(tb_cgroup_dir "$role")
+    # Into the cgroup first: `ip netns exec` remounts /sys, which hides the
+    # cgroup file system from the command it runs.
+    # shellcheck disable=SC2016
+    bash -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' \
+        in_ns "$cg" ip netns exec "$(ns_of "$role")" taskset -c "$(cpus_of "$role")" "$@"
+}
+
+# ---------------------------------------------------------------- cgroups
+
+# tb_cgroup_root: this prefix's cgroup (v2) directory: one child per role,
+# whose cpu.stat usage_usec is the CPU time the role's processes used
+# (precise scheduler time, not tick samples).
+tb_cgroup_root() {
+    local mnt
+    mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+    [ -n "$mnt" ] || die "no cgroup2 file system mounted (the testbed counts CPU per role with cgroup v2)"
+    echo "$mnt/rootbench-$RB_PREFIX"
+}
+tb_cgroup_dir() { echo "$(tb_cgroup_root)/$1"; }
+
+tb_create_cgroups() {
+    local role
+    for role in "${ROLES[@]}"; do mkdir -p "$(tb_cgroup_dir "$role")"; done
+}
+
+# tb_remove_cgroups: after every process has gone (a populated cgroup
+# cannot be removed).
+tb_remove_cgroups() {
+    local root role; root=$(tb_cgroup_root 2>/dev/null) || return 0
+    [ -d "$root" ] || return 0
+    local i
+    # A killed process leaves its cgroup only once it has been reaped.
+    for i in $(seq 20); do
+        for role in "${ROLES[@]}"; do [ ! -d "$root/$role" ] || rmdir "$root/$role" 2>/dev/null || true; done
+        rmdir "$root" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    warn "cgroup $root not removed (processes left in it?)"
 }
 
 # nsx ROLE CMD...: a quick unpinned command (ip, sysctl, nft) in a namespace.
@@ -270,6 +344,34 @@ tb_configure_link() {
     nsx router tc qdisc replace dev eths root tbf rate "$LINK" burst 32k latency 20ms overhead 24
     ip netns exec "$sw" tc qdisc replace dev "$(switch_port router-s)" root \
         tbf rate "$LINK" burst 32k latency 20ms overhead 24
+}
+
+# STEER=rps: every interface's receive path runs on the CPUs of the role
+# that owns it (Receive Packet Steering), not on the CPU that sent the
+# packet (veth's default). Without it the players' TCP receive work, and so
+# the expiry of their TIME-WAIT sockets, runs on the servers' CPU whenever
+# a server sent the packet. The switch and the router are the rig: client CPUs.
+tb_configure_steering() {
+    local role ns f mask
+    for role in "${ROLES[@]}"; do
+        ns=$(ns_of "$role")
+        mask=0
+        [ "$STEER" = rps ] && mask=$(cpu_mask "$(cpus_of "$role")")
+        for f in $(ip netns exec "$ns" sh -c 'ls -d /sys/class/net/*/queues/rx-*/rps_cpus 2>/dev/null'); do
+            ip netns exec "$ns" sh -c "echo $mask > $f"
+        done
+    done
+}
+
+# cpu_mask LIST: a taskset CPU list ("0-2,5") as a hex mask.
+cpu_mask() {
+    local part m=0 a b c
+    IFS=, read -r -a parts <<<"$1"
+    for part in "${parts[@]}"; do
+        a=${part%-*}; b=${part#*-}
+        for ((c = a; c <= b; c++)); do m=$(( m | (1 << c) )); done
+    done
+    printf '%x\n' "$m"
 }
 
 # ---------------------------------------------------------------- counters
@@ -444,6 +546,8 @@ tb_up() {
     tb_route_roles
     tb_configure_lb
     tb_configure_link
+    tb_configure_steering
+    tb_create_cgroups
     tb_install_counters
     tb_start_snmpd
     local role
@@ -475,6 +579,7 @@ tb_down() {
     done
     [ -n "${pids// /}" ] && kill -9 $pids 2>/dev/null || true
     for ns in $(tb_namespaces_present); do ip netns del "$ns"; done
+    tb_remove_cgroups
     rm -rf "$TB_STATE"
 }
 
@@ -495,12 +600,16 @@ tb_status_json() {
         --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg nsdv "$nsd_v" --arg kernel "$(uname -r)" \
         --argjson ncpu "$(nproc)" --argjson ifidx "$(switch_ifindex "$(switch_port router-s)")" \
         --argjson tc "$NSD_TCP_COUNT" --argjson tt "$NSD_TCP_TIMEOUT" --argjson sc "$NSD_SERVER_COUNT" \
+        --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" \
         --argjson roles "$(tb_roles_json)" '
         {prefix:$prefix, kernel:$kernel, cpus:$ncpu, lb:$lb,
          lb_note:(if $lb == "per-packet" then "deliberately broken balancer: negative control for the TCP stickiness check only" else null end),
          link:(if $link == "none" then null else $link end),
          pinning:{servers:$scpu, clients:$ccpu},
+         steering:{mode:$steer, rule:(if $steer == "rps" then "receive path of every interface on its role'"'"'s CPUs (RPS)" else "receive path on the sending CPU (veth default)" end)},
+         profile:(if $profile == "" then null else ($profile | sub("^'"$RB_TOP"'/"; "")) end),
+         cgroups:$cg,
          service:{ipv4:$s4, ipv6:$s6}, nsd:{version:$nsdv, server_count:$sc, tcp_count:$tc, tcp_timeout:$tt},
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
          snmp:{router_server_port:{name:"router-s", ifindex:$ifidx}}, roles:$roles, processes:$procs}'
@@ -523,6 +632,8 @@ tb_status_text() {
       "  load balancing   \(.lb)\(if .lb_note then "  <- " + .lb_note else "" end)",
       "  link shaping     \(.link // "none (unshaped veth)")  (router <-> server VLAN, both directions)",
       "  CPU pinning      servers on CPU \(.pinning.servers), players/listener/router/switch on CPU \(.pinning.clients)",
+      "  receive path     \(.steering.mode): \(.steering.rule)",
+      "  profile          \(.profile // "none (settings from the environment)")",
       "  NSD \(.nsd.version)  server-count \(.nsd.server_count), tcp-count \(.nsd.tcp_count), tcp-timeout \(.nsd.tcp_timeout)s",
       "  zones            \(.zones.variant // "default") (\(.zones.dir))",
       "  SNMP             switch port router-s (router, server VLAN) = ifIndex \(.snmp.router_server_port.ifindex)",
