@@ -201,9 +201,10 @@ def bench_section:
       + "</table></section>"
     end;
 
-def udp_section($b):
-  $b.exps.udp as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
-  | "<section id=\"udp\"><h2>UDP ceiling \(status_badge($e))</h2>"
+def udp_section($b; $key; $title; $note):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | "<section id=\"\($key)\"><h2>\($title) \(status_badge($e))</h2>"
+  + (if $note != "" then "<p><b>This run.</b> \($note)</p>" else "" end)
   + "<p><b>What is measured.</b> The players replay DNS queries over UDP at a rising rate towards the service address; the answers go to the Listener, which only counts them. For each offered rate the fraction answered is recorded. The <em>ceiling</em> is the highest answered rate; the <em>critical points</em> are the steps where the answered fraction falls. The paper (\(val($p; "paper.json"; ["udp","section"]))) found its instance limited by its network link of \(val($p; "paper.json"; ["udp","link_bps"])) bit/s, not by the servers: the answered rate stopped growing where answers of the average size filled the link. The physics check below compares our ceiling with the link rate divided by the average answer size on the wire; if they agree, this run too was limited by the link, and the servers' own capacity is above it.</p>"
   + status_text($e; "the UDP experiment")
   + if $s == null then "</section>" else
@@ -349,7 +350,9 @@ def tcp_section($b):
 + "<h1>rootbench report</h1>\n"
 + (if $b.fixture then "<p class=\"fixture\">TEST FIXTURE: these results were written by hand for testing the report generator. They are NOT measurements.</p>\n" else "" end)
 + "<p>Results directory <code class=\"meta\">\($b.run | esc)</code>; generated <span class=\"meta\">\($b.generated | esc)</span> by <code>analysis/report</code>. Beside each value stands the value of the reference study, \(val($b.paper; "paper.json"; ["citation"])), with the section it comes from, the ratio of this run's value to it and the difference. A value shown as <span class=\"nm\">not measured</span> is absent from the results. Every number on this page is read from the files of the results directory (hover: <code>data-src</code>).</p>\n"
-+ "<p>Experiments: " + ([ [["udp","UDP ceiling"],["sizes","response sizes"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]][] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n"
++ "<p>Experiments: " + ([ [["udp","UDP ceiling (shaped link)"],["udp-unshaped","UDP ceiling (unshaped)"],["sizes","response sizes"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]][] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n"
 + bench_section + "\n" + testbed_section + "\n"
-+ udp_section($b) + "\n" + sizes_section($b) + "\n" + lb_section($b) + "\n" + tcp_section($b) + "\n"
++ udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n"
++ udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n"
++ sizes_section($b) + "\n" + lb_section($b) + "\n" + tcp_section($b) + "\n"
 + "</body></html>"

@@ -600,7 +600,7 @@ tb_status_json() {
         --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg nsdv "$nsd_v" --arg kernel "$(uname -r)" \
         --argjson ncpu "$(nproc)" --argjson ifidx "$(switch_ifindex "$(switch_port router-s)")" \
         --argjson tc "$NSD_TCP_COUNT" --argjson tt "$NSD_TCP_TIMEOUT" --argjson sc "$NSD_SERVER_COUNT" \
-        --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" \
+        --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" \
         --argjson roles "$(tb_roles_json)" '
         {prefix:$prefix, kernel:$kernel, cpus:$ncpu, lb:$lb,
@@ -608,7 +608,7 @@ tb_status_json() {
          link:(if $link == "none" then null else $link end),
          pinning:{servers:$scpu, clients:$ccpu},
          steering:{mode:$steer, rule:(if $steer == "rps" then "receive path of every interface on its role'"'"'s CPUs (RPS)" else "receive path on the sending CPU (veth default)" end)},
-         profile:(if $profile == "" then null else ($profile | sub("^'"$RB_TOP"'/"; "")) end),
+         profile:(if $profile == "" then null else ($profile | ltrimstr($top + "/")) end),
          cgroups:$cg,
          service:{ipv4:$s4, ipv6:$s6}, nsd:{version:$nsdv, server_count:$sc, tcp_count:$tc, tcp_timeout:$tt},
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},

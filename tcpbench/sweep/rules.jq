@@ -1,0 +1,204 @@
+# rules.jq -- the TCP experiment's summary rules, in one place: which
+# points are valid, where connections start to fail (the 0.1 % and 1 %
+# crossings), where the handled rate collapses, which layer lost the first
+# work at a knee and why (the verdict), and what Little's law predicts for
+# the knee. tcpbench/sweep/run and the fixture tests (tests/*.test with
+# testdata/*.json) both call these functions; nothing else restates them.
+#
+# A point (one offered rate, its repetitions merged; see point.jq):
+#   {offered_rate, status: ok|generator_limited|error|interrupted|rig_stall,
+#    attempted, succeeded, failed, fail_ratio, handled_rate,
+#    loss: {LAYER: count, ...}, servers, per_server_rate,
+#    server: {cpu_busy_pct, nsd_cpu_pct, cpu_us_per_conn, accept_queue_peak, backlog},
+#    latency_us: {p50, p99, ...}, answered_latency_us: {p50, ...},
+#    stalls: [{cpu, role, length_ms, kind, source}], generator: {...}}
+# Settings: {collapse_fraction, backlog, tcp_count, servers}.
+
+# The layers a connection crosses, in path order, and what each one is on
+# this testbed: the rig (what measures), the configured link, or the
+# server under test. A loss at a rig layer is never the server's capacity.
+def layers: [
+  {name: "generator",          owner: "rig",    what: "tcpbench (self-check, bursts, local errors)"},
+  {name: "player_kernel",      owner: "rig",    what: "the players' kernels (interface and IP drops)"},
+  {name: "client_cpu_backlog", owner: "rig",    what: "the clients' CPU input backlog (softnet drops)"},
+  {name: "switch",             owner: "rig",    what: "the switch (bridge and port drops)"},
+  {name: "router",             owner: "rig",    what: "the router (forwarding and interface drops)"},
+  {name: "link",               owner: "link",   what: "the shaped link (tbf drops)"},
+  {name: "server_cpu_backlog", owner: "server", what: "the server CPU's input backlog (softnet drops)"},
+  {name: "accept_queue",       owner: "server", what: "the server kernel's accept queue (ListenOverflows/ListenDrops)"},
+  {name: "server_socket",      owner: "server", what: "the server's socket buffers (TCPBacklogDrop, TCPRcvQDrop)"},
+  {name: "daemon",             owner: "server", what: "the server daemon (connections accepted but not answered)"}
+];
+
+def round1: . * 10 | round / 10;
+def round3: . * 1000 | round / 1000;
+
+def valid_points: [.[] | select(.status == "ok")] | sort_by(.offered_rate);
+
+# crossing($th): the lowest valid point whose fail ratio is >= $th, with
+# the highest valid rate below it; not_reached (and below which rate) when
+# no valid point reaches it.
+def crossing($th):
+  valid_points as $v
+  | ([$v[] | select(.fail_ratio >= $th)][0]) as $hi
+  | if $hi == null then
+      {rate: null, not_reached: true, below: (if ($v | length) > 0 then ($v | last | .offered_rate) else null end)}
+    else
+      ([$v[] | select(.offered_rate < $hi.offered_rate)] | last) as $lo
+      | {rate: $hi.offered_rate, fail_ratio: $hi.fail_ratio, not_reached: false,
+         last_rate_below: ($lo.offered_rate // null),
+         resolution: (if $lo then $hi.offered_rate - $lo.offered_rate else null end),
+         at_lowest_rate: ($lo == null),
+         below_threshold_above: [$v[] | select(.offered_rate > $hi.offered_rate and .fail_ratio < $th) | .offered_rate]}
+    end;
+
+def max_handled:
+  valid_points as $v
+  | ([$v[] | .handled_rate] | max) as $m
+  | if $m == null then null else ([$v[] | select(.handled_rate == $m)][0] | {handled_rate, offered_rate}) end;
+
+# collapse($cf): the first valid point above the maximum whose handled rate
+# is below $cf x the best handled rate at lower offered rates.
+def collapse($cf):
+  valid_points as $v | max_handled as $m
+  | ([$v | to_entries[] | .key as $i | .value
+      | select(.offered_rate > ($m.offered_rate // 0))
+      | select(([$v[0:$i][] | .handled_rate] | max // 0) as $b | $b > 0 and .handled_rate < $cf * $b)][0]) as $c
+  | if $c then {offered_rate: $c.offered_rate, handled_rate: $c.handled_rate, not_reached: false,
+                rule: "first valid point above the maximum whose handled rate < \($cf) x the best handled at lower rates"}
+    else {offered_rate: null, not_reached: true} end;
+
+# loss_per_k(point; layer): work lost at a layer per 1000 attempted connections.
+def loss_per_k($layer): if (.attempted // 0) > 0 then ((.loss[$layer] // 0) * 1000 / .attempted) else 0 end;
+
+# first_loss_layer($below): the first layer, in path order, that lost work
+# at this point beyond what it lost at the comparison point $below (the
+# highest valid point under the knee; null: none): more than 0.1 per 1000
+# connections and more than twice the rate below.
+def first_loss_layer($below):
+  . as $p
+  | [layers[] | . as $l
+     | ($p | loss_per_k($l.name)) as $at
+     | (if $below then ($below | loss_per_k($l.name)) else 0 end) as $b
+     | select(($p.loss[$l.name] // 0) > 0 and $at >= 0.1 and $at > 2 * $b)
+     | $l + {lost: $p.loss[$l.name], per_1000: ($at | round3), per_1000_below: ($b | round3)}][0];
+
+# stall_needed_ms: how long the server must stop accepting for the offered
+# rate to fill its accept queue (backlog / rate per server).
+def stall_needed_ms($backlog):
+  if (.per_server_rate // 0) > 0 then ($backlog / .per_server_rate * 1000 | round1) else null end;
+
+# accept_queue_cause($settings): why an accept queue overflowed at this
+# point: the longest stall on a server CPU that could fill the backlog, and
+# who caused it; else a daemon that cannot keep up (its CPU full); else
+# undetermined.
+def accept_queue_cause($settings):
+  . as $p | stall_needed_ms($settings.backlog) as $need
+  | ([$p.stalls // [] | .[] | select(.role == "server" and ($need == null or .length_ms >= 0.5 * $need))]
+     | sort_by(-.length_ms) | .[0]) as $s
+  | if $s then
+      {mechanism: "stall",
+       stall: $s, stall_needed_ms: $need,
+       caused_by: (if ($s.source == "tw_expiry" or $s.source == "outside_process") then "rig"
+                   elif $s.source == "server" then "server" else "unknown" end),
+       because: ("a \($s.length_ms) ms stall on \($s.cpu) (\($s.kind)"
+                 + (if $s.source == "tw_expiry" then ", the players' TIME-WAIT sockets expiring in the timer softirq on the server's CPU: the rig"
+                    elif $s.source == "outside_process" then ", a process outside the testbed: the rig's machine"
+                    elif $s.source == "server" then ", the server daemon itself"
+                    else ", cause not identified" end)
+                 + ") while \($need) ms of stall fill a backlog of \($settings.backlog) at \($p.per_server_rate)/s per server")}
+    elif (($p.server.cpu_busy_pct // 0) >= 95 or ($p.server.nsd_cpu_pct // 0) >= 95 * ($p.servers // 1)) then
+      {mechanism: "cpu", caused_by: "server", stall_needed_ms: $need,
+       because: "no stall long enough, but the server CPU was \($p.server.cpu_busy_pct)% busy (NSD \($p.server.nsd_cpu_pct)% of a CPU): the daemon does not accept as fast as connections arrive"}
+    elif (($p.server.accept_queue_peak // 0) > 0 and ($settings.tcp_count // 0) > 0 and ($p.server.open_connections_peak // 0) >= $settings.tcp_count) then
+      {mechanism: "tcp_count", caused_by: "server", stall_needed_ms: $need,
+       because: "the daemon had tcp-count (\($settings.tcp_count)) connections open and stopped accepting"}
+    else
+      {mechanism: "unknown", caused_by: "unknown", stall_needed_ms: $need,
+       because: "no stall of \($need // "?") ms or more on the server CPU was seen and its CPU was not full (\($p.server.cpu_busy_pct // "?")% busy): undetermined"}
+    end;
+
+# verdict_at($below; $settings): the verdict of a failing point.
+def verdict_at($below; $settings):
+  . as $p | first_loss_layer($below) as $l
+  | if ($p.status // "ok") != "ok" then
+      {layer: "generator", owner: "rig", caused_by: "rig", counter: "tcpbench self-check",
+       evidence: "the generator did not offer the load it was asked for (\($p.generator.invalid_reasons // [$p.status] | join("; ")))"}
+    elif $l == null then
+      {layer: "undetermined", owner: "unknown", caused_by: "unknown", counter: null,
+       evidence: "\($p.failed) connections failed (\($p.causes // {} | to_entries | map(select(.value > 0) | "\(.key) \(.value)") | join(", "))) and no layer's counters rose: the work was lost where nothing counts it"}
+    elif $l.name == "accept_queue" or $l.name == "server_cpu_backlog" then
+      (accept_queue_cause($settings)) as $c
+      | {layer: $l.name, owner: $l.owner, caused_by: $c.caused_by, mechanism: $c.mechanism,
+         counter: (if $l.name == "accept_queue" then "TcpExtListenOverflows" else "softnet dropped" end),
+         lost: $l.lost, per_1000: $l.per_1000, stall: ($c.stall // null), stall_needed_ms: $c.stall_needed_ms,
+         evidence: "\($l.what) lost \($l.lost) (\($l.per_1000) per 1000 connections, \($l.per_1000_below) below the knee) because of \($c.because)"}
+    else
+      {layer: $l.name, owner: $l.owner, caused_by: $l.owner, counter: $l.name,
+       lost: $l.lost, per_1000: $l.per_1000,
+       evidence: "\($l.what) lost \($l.lost) (\($l.per_1000) per 1000 connections, \($l.per_1000_below) below the knee)"}
+    end;
+
+# knee_verdict($settings): the verdict at the 0.1 % crossing, or at the
+# point that ended the sweep when the generator stopped it first.
+def knee_verdict($settings):
+  . as $pts | valid_points as $v | crossing(0.001) as $c
+  | ([$pts[] | select(.status == "generator_limited" or .status == "rig_stall")] | sort_by(.offered_rate) | .[0]) as $g
+  | if $c.rate == null then
+      (if $g then
+         ($g | verdict_at(null; $settings)) + {at_rate: $g.offered_rate, knee: false,
+           summary: "no knee: the generator limited the sweep at \($g.offered_rate)/s before 0.1 % of connections failed"}
+       else {layer: "none", caused_by: "none", knee: false, at_rate: null,
+             summary: "no knee: 0.1 % failures not reached up to \($c.below // "?")/s"} end)
+    else
+      ([$v[] | select(.offered_rate == $c.rate)][0]) as $k
+      | ([$v[] | select(.offered_rate < $c.rate)] | last) as $b
+      | ($k | verdict_at($b; $settings)) as $vd
+      | $vd + {at_rate: $c.rate, knee: true,
+               server_capacity: ($vd.caused_by == "server"),
+               summary: (if $vd.caused_by == "server" then "knee at \($c.rate)/s: the server's (\($vd.layer))"
+                         elif $vd.caused_by == "rig" then "knee at \($c.rate)/s caused by the rig (\($vd.layer)), not the server's capacity"
+                         elif $vd.caused_by == "link" then "knee at \($c.rate)/s: the configured link"
+                         else "knee at \($c.rate)/s, cause undetermined: not presented as the server's capacity" end)}
+    end;
+
+# loss_table: per point, the work lost at each layer (for the report's
+# "where was the work lost" figure and table).
+def loss_table:
+  sort_by(.offered_rate) | [.[] | {offered_rate, status, failed} + (.loss // {})];
+
+# predict($settings): the knee Little's law predicts from what was
+# measured below the knee: a stall longer than backlog / rate overflows
+# the accept queue (so rate* = backlog / typical longest stall); a daemon
+# that holds each connection T seconds needs rate x T <= tcp-count; a CPU
+# needing c us per connection saturates at 1e6 / c per CPU. The lowest
+# bound is the prediction, per server, times the servers.
+def predict($settings):
+  valid_points as $v | crossing(0.001) as $c
+  | [$v[] | select($c.rate == null or .offered_rate < $c.rate)] as $below
+  | ($settings.servers // 1) as $n
+  | ([$below[] | .stalls // [] | .[] | select(.role == "server") | .length_ms] | max) as $stall
+  | ([$below[] | .answered_latency_us.p50 // empty] | if length > 0 then (sort | .[length / 2 | floor]) else null end) as $t_us
+  | ([$below[] | .server.cpu_us_per_conn // empty] | if length > 0 then (sort | .[length / 2 | floor]) else null end) as $cpu_us
+  | [ (if $stall and $stall > 0 then {mechanism: "stall", per_server: ($settings.backlog / ($stall / 1000) | floor),
+         because: "backlog \($settings.backlog) / longest server stall below the knee \($stall) ms"} else empty end),
+      (if $t_us and $t_us > 0 and ($settings.tcp_count // 0) > 0 then {mechanism: "tcp_count", per_server: ($settings.tcp_count / ($t_us / 1e6) | floor),
+         because: "tcp-count \($settings.tcp_count) / time a connection spends \($t_us) us"} else empty end),
+      (if $cpu_us and $cpu_us > 0 then {mechanism: "cpu", per_server: (1e6 / $cpu_us | floor),
+         because: "1 s of server CPU / \($cpu_us) us of server CPU per connection"} else empty end) ]
+  | map(. + {total: (.per_server * $n)}) as $b
+  | {bounds: $b,
+     predicted: (if ($b | length) > 0 then ($b | min_by(.total)) else null end),
+     measured: $c.rate,
+     ratio: (if ($b | length) > 0 and $c.rate then ($c.rate / ($b | min_by(.total) | .total) | round3) else null end)};
+
+# repeat_spread: knees of several repetitions of a sweep -> min/median/max,
+# flagged when they differ by more than 5 % of the median.
+def repeat_spread:
+  [.[] | select(. != null)] | sort as $k
+  | if ($k | length) == 0 then {n: 0, min: null, median: null, max: null, spread_pct: null, flagged: false}
+    else ($k[($k | length) / 2 | floor]) as $m
+      | {n: ($k | length), values: $k, min: $k[0], median: $m, max: $k[-1],
+         spread_pct: (if $m > 0 then (($k[-1] - $k[0]) * 100 / $m | round1) else null end),
+         flagged: ($m > 0 and (($k[-1] - $m) > 0.05 * $m or ($m - $k[0]) > 0.05 * $m))}
+    end;
