@@ -208,8 +208,18 @@ tb_create_port() {
     if ! ip -n "$sw" link show "$port" >/dev/null 2>&1; then
         ip -n "$sw" link add name "$port" type veth peer name "$ifname" netns "$(ns_of "$role")"
     fi
+    # Fixed MAC addresses (locally administered, from the prefix, role and
+    # interface): a testbed rebuilt later has the same ones, so captures and
+    # their filters stay comparable across runs.
+    ip -n "$sw" link set "$port" address "$(tb_mac "switch-$port")"
+    ip -n "$(ns_of "$role")" link set "$ifname" address "$(tb_mac "$role-$ifname")"
     ip -n "$sw" link set "$port" master "$bridge" up
     ip -n "$(ns_of "$role")" link set "$ifname" up
+}
+
+# tb_mac NAME: a locally administered unicast MAC derived from the prefix and NAME.
+tb_mac() {
+    printf '%s' "$RB_PREFIX/$1" | md5sum | sed 's/^\(..\)\(..\)\(..\)\(..\)\(..\).*/02:\1:\2:\3:\4:\5/'
 }
 
 tb_create_switch() {

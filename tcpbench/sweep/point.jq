@@ -1,0 +1,155 @@
+# point.jq -- one TCP point from the records of its runs (repetitions),
+# in the form rules.jq judges: counts, merged latency histograms, the work
+# lost at each layer, the server's CPU, and the stalls seen, each with who
+# caused it. tcpbench/sweep/run writes a run record per repetition:
+#   {config, offered_rate, rep, servers: [ROLE], per_server_rate,
+#    cpus: {server: ["cpu1"], client: ["cpu0"]}, wall_s,
+#    players: [{player, server, rate, rc, stderr, result: <tcpbench JSON>}],
+#    nsd: {before: {ROLE: {...}}, after: {...}},
+#    softnet: {before: {cpuN: {processed, dropped, squeezed}}, after: ...},
+#    sample: <rbsample summary>, series: [<rbsample series lines>]}
+include "hist";
+
+def hist_summary: {count, mean, p50: hist_quantile(0.5), p90: hist_quantile(0.9), p99: hist_quantile(0.99),
+                   p999: hist_quantile(0.999), max};
+
+def nz: . // 0;
+def sum(f): [.[] | f | nz] | add // 0;
+
+# the delta of a kernel counter summed over some roles of one run's sample
+def mib($roles; $k): . as $r | [$roles[] as $x | $r.sample.deltas[$x][$k] | nz] | add // 0;
+
+# drops of every interface of some roles (rx and tx)
+def dev_drops($roles): . as $r
+  | [$roles[] as $x | ($r.sample.dev[$x] // {}) | .[] | ((.rx_dropped | nz) + (.tx_dropped | nz))] | add // 0;
+
+# drops of every qdisc of a role (tbf on the shaped link)
+def qdisc_drops($roles): . as $r
+  | [$roles[] as $x | ($r.sample.qdisc[$x] // {}) | .[] | (.drops | nz)] | add // 0;
+
+def softnet_drops($cpus): . as $r
+  | [$cpus[] as $c | (($r.softnet.after[$c].dropped | nz) - ($r.softnet.before[$c].dropped | nz))] | add // 0;
+
+def nsd_delta($k): . as $r
+  | [$r.servers[] as $s | (($r.nsd.after[$s][$k] | nz) - ($r.nsd.before[$s][$k] | nz))] | add // 0;
+
+def players_of: [.players[].player] | unique;
+
+# run_loss: the work lost at each layer in one run (counts of connections
+# or packets, as each layer counts them; see rules.jq's layers).
+def run_loss:
+  . as $r | players_of as $pl
+  | ([$r.players[] | .result // {} | .failed // {} | ((.local | nz) + (.unreachable | nz))] | add // 0) as $gen
+  | ($r | sum(.players[] | .result.succeeded)) as $ok
+  | ($r | mib($r.servers; "TcpPassiveOpens")) as $opens
+  | {generator: $gen,
+     player_kernel: (($r | dev_drops($pl)) + ($r | mib($pl; "IpInDiscards")) + ($r | mib($pl; "IpOutDiscards"))),
+     client_cpu_backlog: ($r | softnet_drops($r.cpus.client)),
+     switch: ($r | dev_drops(["switch"])),
+     router: (($r | dev_drops(["router"])) + ($r | mib(["router"]; "IpInDiscards")) + ($r | mib(["router"]; "IpOutDiscards"))
+              + ($r | mib(["router"]; "IpExtInNoRoutes"))),
+     link: (($r | qdisc_drops(["router", "switch"]))),
+     server_cpu_backlog: ($r | softnet_drops($r.cpus.server)),
+     accept_queue: (([($r | mib($r.servers; "TcpExtListenDrops")), ($r | mib($r.servers; "TcpExtListenOverflows"))] | max)
+                    + ($r | mib($r.servers; "TcpExtTCPReqQFullDrop"))),
+     server_socket: (($r | mib($r.servers; "TcpExtTCPBacklogDrop")) + ($r | mib($r.servers; "TcpExtTCPRcvQDrop"))
+                     + ($r | mib($r.servers; "UdpRcvbufErrors"))),
+     daemon: ([$opens - $ok, 0] | max)};
+
+# run_stalls: the stalls of one run, each with the role of its CPU and its
+# source: tw_expiry when a player's TIME-WAIT count fell by 1000 or more in
+# the same or the next sample (the expiry runs in the timer softirq);
+# outside_process when a process stall coincides with CPU time used
+# outside the testbed's cgroups; server when a process stall on a server
+# CPU coincides with the server's own CPU time; else unknown.
+def run_stalls:
+  . as $r | players_of as $pl
+  | [$r.sample.stalls // [] | .[]
+     | . as $s
+     | (if ($r.cpus.server | index($s.cpu)) != null then "server"
+        elif ($r.cpus.client | index($s.cpu)) != null then "client" else "other" end) as $role
+     | ([$r.series // [] | .[] | select(.t >= $s.start - 0.15 and .t <= $s.start + ($s.length_ms / 1000) + 0.25)]) as $near
+     | ([$near[] | .tw // {} | to_entries[] | select(($pl | index(.key)) != null) | .value] ) as $twd
+     | ([$near[] | .cgroup.outside | nz] | max // 0) as $outside_ms
+     | ([$near[] | [$r.servers[] as $x | .cgroup[$x] | nz] | add // 0] | max // 0) as $server_ms
+     | {cpu: $s.cpu, role: $role, start: $s.start, length_ms: $s.length_ms, kind: $s.kind,
+        source: (if ($s.kind != "process") and ([$twd[] | select(. <= -1000)] | length) > 0 then "tw_expiry"
+                 elif $s.kind == "process" and $outside_ms >= 0.5 * $s.length_ms then "outside_process"
+                 elif $s.kind == "process" and $role == "server" and $server_ms >= 0.5 * $s.length_ms then "server"
+                 else "unknown" end)}];
+
+# run_status: ok, generator_limited (a player's self-check failed),
+# interrupted, or error (a player produced no result).
+def run_status:
+  if any(.players[]; .rc == 1 or .result == null) then "error"
+  elif any(.players[]; .rc == 3 or .result.valid == false) then "generator_limited"
+  elif any(.players[]; .rc == 4 or .result.interrupted == true) then "interrupted"
+  else "ok" end;
+
+# point($settings): the point of an array of run records (one rate).
+def point($settings):
+  . as $runs
+  | [$runs[] | run_status] as $st
+  | (if any($st[]; . == "error") then "error" elif any($st[]; . == "generator_limited") then "generator_limited"
+     elif any($st[]; . == "interrupted") then "interrupted" else "ok" end) as $status
+  | [$runs[] | .players[] | .result | select(. != null)] as $res
+  | ($res | sum(.attempted)) as $att | ($res | sum(.succeeded)) as $ok | ($res | sum(.failed.total)) as $fail
+  | ([$runs[] | .wall_s | nz] | add) as $wall
+  | ($runs[0].servers | length) as $ns
+  | ([$runs[] | run_loss] | reduce .[] as $l ({}; reduce ($l | to_entries[]) as $e (.; .[$e.key] += $e.value))) as $loss
+  | ($runs | sum(mib(.servers; "TcpPassiveOpens"))) as $opens
+  | ([$runs[] | .sample.cpu // {} | to_entries[] | select(.key as $k | $runs[0].cpus.server | index($k)) | .value.busy_pct]
+     | if length > 0 then add / length else null end) as $sbusy
+  | ([$runs[] | .cpus.server as $c | ($c | length) as $n | .sample.cpu // {} | [to_entries[] | select(.key as $k | $c | index($k)) | .value.busy_ms // empty] | add // empty] | add) as $sbusy_ms
+  | ([$runs[] | . as $r | [$r.servers[] as $x | $r.sample.cgroup[$x] | nz] | add // 0] | add) as $nsd_ms
+  | ([$runs[] | . as $r | [players_of[] as $x | $r.sample.cgroup[$x] | nz] | add // 0] | add) as $player_ms
+  | ([$runs[] | run_stalls[]]) as $stalls
+  | {offered_rate: $runs[0].offered_rate, config: $runs[0].config, status: $status, reps: ($runs | length),
+     servers: $ns, per_server_rate: ($runs[0].per_server_rate),
+     attempted: $att, succeeded: $ok, failed: $fail,
+     fail_ratio: (if $att > 0 then ($fail / $att * 1e6 | round / 1e6) else 0 end),
+     handled_rate: (if ($settings.point_seconds // 0) > 0 then ($ok / ($settings.point_seconds * ($runs | length)) * 10 | round / 10) else null end),
+     causes: ([$res[] | .failed | del(.total) | to_entries[]] | group_by(.key) | map({(.[0].key): (map(.value) | add)}) | add // {}),
+     latency_us: ([$res[] | .latency_us] | hist_merge | hist_summary),
+     answered_latency_us: ([$res[] | .answered_latency_us // empty] | if length > 0 then (hist_merge | hist_summary) else null end),
+     generator: {valid: ($status == "ok"),
+                 invalid_reasons: ([$res[] | .invalid_reasons // [] | .[]] | unique),
+                 max_burst: ([$res[] | .max_burst | nz] | max // 0),
+                 max_lateness_us: ([$res[] | .max_lateness_us | nz] | max // 0),
+                 max_in_flight: ([$res[] | .max_in_flight | nz] | max // 0),
+                 cpu_pct: (if $wall > 0 then ($player_ms / 10 / $wall * 10 | round / 10) else null end)},
+     loss: $loss,
+     server: {passive_opens: $opens,
+              cpu_busy_pct: (if $sbusy != null then ($sbusy * 10 | round / 10) else null end),
+              nsd_cpu_pct: (if $wall > 0 then ($nsd_ms / 10 / $wall * 10 | round / 10) else null end),
+              cpu_us_per_conn: (if $opens > 0 and $sbusy_ms != null then ($sbusy_ms * 1000 / $opens * 10 | round / 10) else null end),
+              accept_queue_peak: ([$runs[] | . as $r | $r.servers[] as $x | $r.sample.listen_peak[$x] // {} | .[] | .max_queue | nz] | max // 0),
+              backlog: ([$runs[] | . as $r | $r.servers[] as $x | $r.sample.listen_peak[$x] // {} | .[] | .limit | nz] | max // null),
+              nsd_tcp: ($runs | sum(nsd_delta("num.tcp")))},
+     tw_expiry: {largest_drop: ([$runs[] | .sample.tw // {} | .[] | .largest_drop_in_one_sample | nz] | min // 0)},
+     stalls: $stalls,
+     reruns: ([$runs[] | .reruns // [] | .[]])};
+
+# point_csv_header / point_csv_row: the flat table gnuplot and the report read.
+def point_csv_columns: ["offered_rate","handled_rate","status","valid","reps","attempted","succeeded","failed","fail_ratio",
+  "timeouts","refused","resets","other_failures","latency_p50_us","latency_p99_us","latency_max_us",
+  "generator_max_burst","generator_max_lateness_us","generator_cpu_pct",
+  "server_cpu_busy_pct","nsd_cpu_pct","server_cpu_us_per_conn","accept_queue_peak","backlog","passive_opens",
+  "longest_server_stall_ms","server_stall_source",
+  "loss_generator","loss_player_kernel","loss_client_cpu_backlog","loss_switch","loss_router","loss_link",
+  "loss_server_cpu_backlog","loss_accept_queue","loss_server_socket","loss_daemon"];
+def point_csv_row:
+  . as $p
+  | ([$p.stalls[] | select(.role == "server")] | sort_by(-.length_ms) | .[0]) as $st
+  | [ $p.offered_rate, $p.handled_rate, $p.status, (if $p.status == "ok" then 1 else 0 end), $p.reps, $p.attempted,
+      $p.succeeded, $p.failed, $p.fail_ratio,
+      ($p.causes.timeout | nz), ($p.causes.refused | nz), ($p.causes.reset | nz),
+      ([$p.causes | to_entries[] | select(.key != "timeout" and .key != "refused" and .key != "reset") | .value] | add // 0),
+      $p.latency_us.p50, $p.latency_us.p99, $p.latency_us.max,
+      $p.generator.max_burst, $p.generator.max_lateness_us, $p.generator.cpu_pct,
+      $p.server.cpu_busy_pct, $p.server.nsd_cpu_pct, $p.server.cpu_us_per_conn, $p.server.accept_queue_peak,
+      $p.server.backlog, $p.server.passive_opens,
+      ($st.length_ms // 0), ($st.source // "none"),
+      ($p.loss | .generator, .player_kernel, .client_cpu_backlog, .switch, .router, .link,
+                 .server_cpu_backlog, .accept_queue, .server_socket, .daemon | nz) ]
+  | map(if . == null then "" else tostring end) | join(",");
