@@ -84,4 +84,5 @@ testbed-status:
 clean:
 	rm -f $(CLEAN_FILES)
 
--include $(shell find . -name '*.d' -not -path './results/*' 2>/dev/null)
+# (not the fetched and rebuilt server sources: their *.d are not ours)
+-include $(shell find . \( -path ./results -o -path ./scripts/servers/build \) -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -1,0 +1,95 @@
+# servers.sh: which DNS server programs the testbed runs, and the TCP listen
+# backlog they get (docs/servers.md). Source after common.sh; it defines
+# functions and variables and changes no state.
+#
+# Debian 12's NSD asks listen() for a backlog of 256. The NSD that
+# `make nsd-backlog` rebuilds from Debian's source asks for 65535, which
+# Linux caps at the network namespace's net.core.somaxconn: with it, the
+# backlog is whatever that sysctl is set to in the server's namespace.
+
+. "$RB_TOP/scripts/servers/nsd-source.conf"
+NSD_DEBIAN_DIR=/usr/sbin
+NSD_DEBIAN_BACKLOG=256
+NSD_REBUILT_DIR=${NSD_REBUILT_DIR:-$RB_TOP/scripts/servers/build/nsd-$NSD_UPSTREAM_VERSION}
+NSD_REBUILT_BACKLOG=65535
+
+# nsd_rebuilt_program [PROG]: path of nsd (or nsd-checkconf, nsd-control)
+# of the rebuilt NSD; dies naming the make target when it is not built.
+nsd_rebuilt_program() {
+    local prog=${1:-nsd}
+    nsd_check_program_name "$prog"
+    [ -x "$NSD_REBUILT_DIR/$prog" ] && [ -r "$NSD_REBUILT_DIR/build-info.json" ] \
+        || die "missing ${NSD_REBUILT_DIR#"$RB_TOP"/}/$prog (NSD with a listen backlog other than $NSD_DEBIAN_BACKLOG): run make nsd-backlog"
+    printf '%s\n' "$NSD_REBUILT_DIR/$prog"
+}
+
+nsd_check_program_name() {
+    case $1 in
+        nsd|nsd-checkconf|nsd-control) ;;
+        *) die "unknown NSD program '$1' (nsd, nsd-checkconf or nsd-control)" ;;
+    esac
+}
+
+# nsd_check_backlog N: N is a listen backlog one of the two NSDs can have.
+nsd_check_backlog() {
+    [[ ${1:-} =~ ^[1-9][0-9]*$ ]] || die "NSD listen backlog '${1:-}' must be a positive integer"
+    [ "$1" -le "$NSD_REBUILT_BACKLOG" ] \
+        || die "NSD listen backlog $1 is above $NSD_REBUILT_BACKLOG, what the rebuilt NSD asks listen() for"
+}
+
+# nsd_program_for_backlog N [PROG]: the nsd (nsd-checkconf, nsd-control) to
+# run for a TCP listen backlog of N. N=256 is Debian's own /usr/sbin/nsd,
+# what operators run; any other N is the rebuilt NSD, whose backlog the
+# caller sets with net.core.somaxconn=N in the server's namespace.
+nsd_program_for_backlog() {
+    local n=${1:-} prog=${2:-nsd}
+    nsd_check_backlog "$n"
+    nsd_check_program_name "$prog"
+    if [ "$n" -eq "$NSD_DEBIAN_BACKLOG" ]; then
+        printf '%s\n' "$NSD_DEBIAN_DIR/$prog"
+    else
+        nsd_rebuilt_program "$prog"
+    fi
+}
+
+# nsd_binary_for_backlog N: the nsd binary for a listen backlog of N.
+nsd_binary_for_backlog() { nsd_program_for_backlog "${1:-}" nsd; }
+
+# nsd_backlog_of_binary PATH: the backlog that nsd binary passes to
+# listen() (the kernel then caps it at net.core.somaxconn): 256 for
+# Debian's, the build-info.json record for the rebuilt one.
+nsd_backlog_of_binary() {
+    local bin=${1:-}
+    if [ "$bin" = "$NSD_DEBIAN_DIR/nsd" ]; then
+        printf '%s\n' "$NSD_DEBIAN_BACKLOG"
+    elif [ -r "$(dirname -- "$bin")/build-info.json" ] && [ -x "$bin" ]; then
+        jq -er .listen_backlog_requested "$(dirname -- "$bin")/build-info.json"
+    else
+        die "'$bin' is neither Debian's $NSD_DEBIAN_DIR/nsd nor a rebuilt nsd (make nsd-backlog)"
+    fi
+}
+
+# nsd_build_info_json PATH: what to record about an nsd binary with results:
+# its version, where it comes from, the backlog it asks for, and for the
+# rebuilt one the patch's sha256.
+nsd_build_info_json() {
+    local bin=${1:-} version
+    version=$("$bin" -v 2>&1 | sed -n 's/^NSD version //p' | head -n1)
+    [ -n "$version" ] || die "'$bin -v' printed no NSD version"
+    if [ "$bin" = "$NSD_DEBIAN_DIR/nsd" ]; then
+        jq -n --arg b "$bin" --arg v "$version" --argjson bl "$NSD_DEBIAN_BACKLOG" \
+            --arg pkg "nsd $(dpkg-query -W -f='${Version}' nsd 2>/dev/null || echo unknown)" \
+            '{binary:$b, nsd_version:$v, debian_package:$pkg, listen_backlog_requested:$bl}'
+    else
+        nsd_backlog_of_binary "$bin" >/dev/null
+        jq --arg b "$bin" --arg v "$version" '{binary:$b} + . + {nsd_version:$v}' \
+            "$(dirname -- "$bin")/build-info.json"
+    fi
+}
+
+# tcp_listen_backlogs NETNS PORT: one line "ADDRESS:PORT BACKLOG" per TCP
+# socket listening on PORT in NETNS, as the kernel has it (ss's Send-Q of a
+# listening socket is its backlog, after the somaxconn cap).
+tcp_listen_backlogs() {
+    ip netns exec "$1" ss -Hltn "sport = :$2" | awk '{ print $4, $3 }'
+}

@@ -1,0 +1,32 @@
+# servers.mk: DNS server builds the testbed can run besides Debian's own
+# packages (docs/servers.md).
+#
+#   make nsd-backlog        NSD rebuilt from Debian's source package with
+#                           scripts/servers/nsd-backlog.patch: its TCP listen
+#                           backlog is net.core.somaxconn (Debian's: 256).
+#                           Output: scripts/servers/build/nsd-<version>/.
+#                           Needs the source from `make deps`.
+#   make nsd-backlog-clean  removes that build (not the fetched source).
+#
+# Not part of `make all` (about 40 s on 2 CPUs); `make check` builds it for its test.
+
+include scripts/servers/nsd-source.conf
+NSD_REBUILT_DIR := scripts/servers/build/nsd-$(NSD_UPSTREAM_VERSION)
+NSD_SOURCE_DIR  := scripts/servers/build/src/nsd-$(NSD_UPSTREAM_VERSION)
+
+.PHONY: nsd-backlog nsd-backlog-clean
+
+nsd-backlog: $(NSD_REBUILT_DIR)/nsd
+
+$(NSD_REBUILT_DIR)/nsd: scripts/servers/build-nsd scripts/servers/nsd-backlog.patch \
+                        scripts/servers/nsd-source.conf $(NSD_SOURCE_DIR)/configure.ac
+	@scripts/servers/build-nsd
+
+$(NSD_SOURCE_DIR)/configure.ac:
+	@echo "missing Debian's nsd source ($(NSD_SOURCE_DIR)): run make deps" >&2; exit 1
+
+nsd-backlog-clean:
+	rm -rf $(NSD_REBUILT_DIR)
+
+# The test of the rebuilt NSD (scripts/tests/15-nsd-backlog.test) needs it.
+check: nsd-backlog
