@@ -6,6 +6,8 @@
 # call states the whole configuration (unset variables take the defaults)
 # and the running testbed is brought to it.
 
+. "$RB_TOP/scripts/lib/servers.sh"
+
 RB_STATE_ROOT=${RB_STATE_ROOT:-/run/rootbench}
 TB_STATE="$RB_STATE_ROOT/$RB_PREFIX"
 TB_CONFIG="$TB_STATE/config.env"
@@ -13,7 +15,7 @@ TB_CONFIG="$TB_STATE/config.env"
 # ---------------------------------------------------------------- settings
 
 # Every setting `up` takes (environment, or a profile and KEY=VALUE arguments).
-TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT STEER"
+TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT NSD_BACKLOG NSD_BUILD STEER"
 
 # tb_apply_profile FILE|"" KEY=VALUE...: the settings of an experiment's
 # profile: the file's KEY=VALUE lines, then the arguments, on top of the
@@ -56,6 +58,13 @@ tb_defaults() {
     : "${NSD_TCP_COUNT:=1000}"
     : "${NSD_TCP_TIMEOUT:=3}"
     : "${STEER:=rps}"
+    : "${NSD_BACKLOG:=256}"
+    # Debian's NSD listens with a fixed backlog of 256; any other backlog
+    # needs the rebuilt NSD (docs/servers.md), which NSD_BUILD=rebuilt also
+    # runs at 256, as the control that separates version from backlog.
+    if [ -z "${NSD_BUILD:-}" ]; then
+        if [ "$NSD_BACKLOG" = 256 ]; then NSD_BUILD=debian; else NSD_BUILD=rebuilt; fi
+    fi
 }
 
 # tb_validate_config: refuse settings that cannot work, before touching anything.
@@ -78,10 +87,21 @@ tb_validate_config() {
         *) die "unknown STEER=$STEER (rps: each namespace's receive path on its role's CPUs; none: on the sending CPU)" ;;
     esac
     local n
-    for n in NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT; do
+    for n in NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT NSD_BACKLOG; do
         [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n=${!n} must be a positive integer"
     done
+    [ "$NSD_BACKLOG" -le 65535 ] || die "NSD_BACKLOG=$NSD_BACKLOG: listen() backlogs stop at 65535"
+    case $NSD_BUILD in
+        debian) [ "$NSD_BACKLOG" = 256 ] || die "NSD_BACKLOG=$NSD_BACKLOG needs NSD_BUILD=rebuilt: Debian's NSD listens with a fixed backlog of 256 (docs/servers.md)" ;;
+        rebuilt) nsd_rebuilt_program nsd >/dev/null ;;
+        *) die "unknown NSD_BUILD=$NSD_BUILD (debian: /usr/sbin/nsd, backlog 256; rebuilt: make nsd-backlog, any backlog)" ;;
+    esac
     TB_ZONEDIR=$(tb_zone_dir)
+}
+
+# tb_nsd_program PROG: nsd, nsd-checkconf or nsd-control of the NSD_BUILD in use.
+tb_nsd_program() {
+    if [ "$NSD_BUILD" = rebuilt ]; then nsd_rebuilt_program "$1"; else echo "$NSD_DEBIAN_DIR/$1"; fi
 }
 
 # tb_zone_dir: the directory of zone files the servers serve. ZONE_DIR
@@ -489,15 +509,16 @@ tb_render_nsd_conf() {
         -e "s|@TCP_COUNT@|$NSD_TCP_COUNT|" -e "s|@TCP_TIMEOUT@|$NSD_TCP_TIMEOUT|" \
         -e "s|@ZONEDIR@|$TB_ZONEDIR|" -e "s|@STATEDIR@|$dir|" \
         "$RB_TOP/scripts/templates/nsd.conf.in" | awk -v z="$zones" '$0 == "@ZONES@" { printf "%s", z; next } { print }'
-    # A change of zone content restarts NSD too.
+    # A change of zone content, program or backlog restarts NSD too.
     printf '# zone files: %s\n' "$(cd "$TB_ZONEDIR" && stat -c '%n:%s:%Y' ./*.zone | md5sum | cut -c1-16)"
+    printf '# program: %s, listen backlog %s\n' "$(tb_nsd_program nsd)" "$NSD_BACKLOG"
 }
 
 # tb_nsd_stats_json ROLE: NSD's own counters (nsd-control stats_noreset,
 # over the control socket in the state directory) as one JSON object
 # {"num.queries": N, "num.tcp": N, ...}; {} when NSD is not running.
 tb_nsd_stats_json() {
-    { nsd-control -c "$TB_STATE/$1/nsd.conf" stats_noreset 2>/dev/null || true; } \
+    { "$(tb_nsd_program nsd-control)" -c "$TB_STATE/$1/nsd.conf" stats_noreset 2>/dev/null || true; } \
         | jq -R -s -c '[split("\n")[] | select(test("^[a-zA-Z0-9._]+=[0-9.]+$")) | split("=")
                        | {(.[0]): (.[1] | tonumber)}] | add // {}'
 }
@@ -521,9 +542,11 @@ tb_start_nsd() {
     fi
     tb_stop_pidfile "$dir/nsd.pid"
     printf '%s\n' "$new" > "$dir/nsd.conf"
-    nsd-checkconf "$dir/nsd.conf" || die "nsd-checkconf rejected $dir/nsd.conf"
+    "$(tb_nsd_program nsd-checkconf)" "$dir/nsd.conf" || die "nsd-checkconf rejected $dir/nsd.conf"
     rm -f "$dir/nsd.ctl"
-    in_ns "$role" nsd -c "$dir/nsd.conf" || die "nsd failed to start in $(ns_of "$role"); see $dir/nsd.log"
+    # The kernel caps listen()'s backlog at the namespace's somaxconn.
+    sysctl_set "$role" net.core.somaxconn="$NSD_BACKLOG"
+    in_ns "$role" "$(tb_nsd_program nsd)" -c "$dir/nsd.conf" || die "nsd failed to start in $(ns_of "$role"); see $dir/nsd.log"
     tb_wait_for "NSD on $role" tb_nsd_answers "$role"
 }
 
@@ -546,7 +569,8 @@ tb_wait_for() {
 
 tb_up() {
     need_root
-    need_tools ip nft tc taskset nsd nsd-checkconf nsd-control snmpd snmpget dig jq
+    need_tools ip nft tc taskset snmpd snmpget dig jq
+    [ -x "$NSD_DEBIAN_DIR/nsd" ] || die "missing $NSD_DEBIAN_DIR/nsd: run make deps"
     tb_defaults
     tb_validate_config
     tb_save_config
@@ -598,7 +622,12 @@ tb_down() {
 tb_status_json() {
     tb_load_config
     local role procs=() nsd_v
-    nsd_v=$(nsd -v 2>&1 | sed -n 's/^NSD version //p' | head -n1)
+    nsd_v=$("$(tb_nsd_program nsd)" -v 2>&1 | sed -n 's/^NSD version //p' | head -n1)
+    local backlogs="[]" role_b
+    for role_b in "${SERVER_ROLES[@]}"; do
+        backlogs=$(jq -c --arg r "$role_b" --arg b "$(tcp_listen_backlogs "$(ns_of "$role_b")" 53 2>/dev/null | awk '{ print $2 }' | sort -u | tr '\n' ' ')" \
+            '. + [{role:$r, measured:($b | split(" ") | map(select(length > 0) | tonumber))}]' <<<"$backlogs")
+    done
     for role in "${SERVER_ROLES[@]}"; do
         procs+=("$(jq -n --arg r "$role" --argjson up "$(tb_pid_alive "$TB_STATE/$role/nsd.pid" && echo true || echo false)" \
             '{role:$r, process:"nsd", running:$up}')")
@@ -610,6 +639,8 @@ tb_status_json() {
         --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg nsdv "$nsd_v" --arg kernel "$(uname -r)" \
         --argjson ncpu "$(nproc)" --argjson ifidx "$(switch_ifindex "$(switch_port router-s)")" \
         --argjson tc "$NSD_TCP_COUNT" --argjson tt "$NSD_TCP_TIMEOUT" --argjson sc "$NSD_SERVER_COUNT" \
+        --arg build "$NSD_BUILD" --arg prog "$(tb_nsd_program nsd)" --argjson backlog "$NSD_BACKLOG" \
+        --argjson backlogs "$backlogs" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" \
         --argjson roles "$(tb_roles_json)" '
@@ -620,7 +651,9 @@ tb_status_json() {
          steering:{mode:$steer, rule:(if $steer == "rps" then "receive path of every interface on its role'"'"'s CPUs (RPS)" else "receive path on the sending CPU (veth default)" end)},
          profile:(if $profile == "" then null else ($profile | ltrimstr($top + "/")) end),
          cgroups:$cg,
-         service:{ipv4:$s4, ipv6:$s6}, nsd:{version:$nsdv, server_count:$sc, tcp_count:$tc, tcp_timeout:$tt},
+         service:{ipv4:$s4, ipv6:$s6},
+         nsd:{version:$nsdv, build:$build, program:$prog, server_count:$sc, tcp_count:$tc, tcp_timeout:$tt,
+              listen_backlog:$backlog, listen_backlog_measured:$backlogs},
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
          snmp:{router_server_port:{name:"router-s", ifindex:$ifidx}}, roles:$roles, processes:$procs}'
 }
@@ -644,7 +677,8 @@ tb_status_text() {
       "  CPU pinning      servers on CPU \(.pinning.servers), players/listener/router/switch on CPU \(.pinning.clients)",
       "  receive path     \(.steering.mode): \(.steering.rule)",
       "  profile          \(.profile // "none (settings from the environment)")",
-      "  NSD \(.nsd.version)  server-count \(.nsd.server_count), tcp-count \(.nsd.tcp_count), tcp-timeout \(.nsd.tcp_timeout)s",
+      "  NSD \(.nsd.version) (\(.nsd.build): \(.nsd.program))  server-count \(.nsd.server_count), tcp-count \(.nsd.tcp_count), tcp-timeout \(.nsd.tcp_timeout)s",
+      "  listen backlog   \(.nsd.listen_backlog) (measured: \([.nsd.listen_backlog_measured[] | "\(.role) \(.measured | map(tostring) | join("/"))"] | join(", ")))",
       "  zones            \(.zones.variant // "default") (\(.zones.dir))",
       "  SNMP             switch port router-s (router, server VLAN) = ifIndex \(.snmp.router_server_port.ifindex)",
       "  roles:",
