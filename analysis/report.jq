@@ -303,6 +303,37 @@ def lb_section($b):
       + "</section>"
     end;
 
+# tcp_verdict: where a configuration lost its first work, in words, with
+# the counter that proves it; the Little's-law prediction beside the
+# measured knee; the spread over repetitions.
+def tcp_verdict($s; $f):
+  if ($s.verdict | type) != "object" then "" else
+    "<h4>Verdict: where the work was lost</h4><p>"
+    + val($s; $f; ["verdict","summary"]) + ". "
+    + (if $s.verdict.evidence then "Evidence: " + val($s; $f; ["verdict","evidence"]) + ". " else "" end)
+    + (if $s.verdict.knee == true then
+         (if $s.verdict.server_capacity == true then "This knee is the <b>server's capacity</b> on this testbed."
+          else "This knee is <b>not</b> the server's capacity: it was caused by " + val($s; $f; ["verdict","caused_by"]) + ", layer " + val($s; $f; ["verdict","layer"]) + "." end)
+       else "" end)
+    + "</p>"
+    + (if ($s.prediction.predicted | type) == "object" then
+         "<p>Predicted knee (Little's law, from what was measured below the knee): "
+         + val($s; $f; ["prediction","predicted","total"]) + " connections/s, by "
+         + val($s; $f; ["prediction","predicted","mechanism"]) + " ("
+         + val($s; $f; ["prediction","predicted","because"]) + "); measured: "
+         + val($s; $f; ["prediction","measured"]) + "; measured / predicted "
+         + val($s; $f; ["prediction","ratio"]) + ".</p>"
+       else "" end)
+    + (if ($s.repetitions.fail_0_1pct.n // 0) > 0 then
+         "<p>The 0.1 % crossing over " + val($s; $f; ["repetitions","fail_0_1pct","n"]) + " repetitions: min "
+         + val($s; $f; ["repetitions","fail_0_1pct","min"]) + ", median " + val($s; $f; ["repetitions","fail_0_1pct","median"])
+         + ", max " + val($s; $f; ["repetitions","fail_0_1pct","max"]) + " connections/s (spread "
+         + val($s; $f; ["repetitions","fail_0_1pct","spread_pct"]) + " % of the median)"
+         + (if $s.repetitions.fail_0_1pct.flagged then " <b class=\"err\">FLAGGED: the knee moves more than 5 % between repetitions; not averaged away</b>" else "" end)
+         + ".</p>"
+       else "" end)
+  end;
+
 def tcp_section($b):
   $b.exps.tcp as $e | $b.paper as $p
   | ($e.subs // {}) as $subs
@@ -331,7 +362,8 @@ def tcp_section($b):
                    "<p>No valid rate up to \(val($s; $f; [$k,"below"])) q/s made \($name) of the connections fail"
                    + (if ($s.generator_limited_points // 0) > 0 then "; above it the generator could not keep its schedule (generator-limited points: \(val($s; $f; ["generator_limited_points"]))), so this run has no server result there.</p>" else ".</p>" end)
                  else "" end)
-            + values_table($s; $f; ["testbed","settings"])
+            + tcp_verdict($s; $f)
+            + values_table($s; $f; ["testbed","settings","loss_by_layer","layers"])
           end ] | join("") )
   + figures($e) + tables($e; ["1p1s/points.csv","2p1s/points.csv","2p2s/points.csv"])
   + (if $e.summary then settings_table($e.summary; $e.file) + values_table($e.summary; $e.file; ["testbed","settings","configs"]) else "" end)

@@ -1,7 +1,11 @@
-# tcp.mk -- the paper's TCP experiment (§5, Figures 5-7): rate sweeps with
-# tcpbench in three configurations (issue 8). See docs/tcp.md.
-#   make tcp [SCALE=smoke|quick|paper] [CONFIGS=1p1s,2p1s,2p2s] [RB_RUN=...]
+# tcp.mk -- the TCP capacity experiment (paper §5, Figures 5-7) and how
+# NSD's tcp-count and listen backlog move its knee. See docs/tcp.md.
+#   make tcp [SCALE=smoke|quick|paper] [CONFIGS=1p1s,2p1s,2p2s] [TCP_BACKLOG=N] [RB_RUN=...]
+#   make tcp-limits [SCALE=...] [LIMITS="c100-b256 ..."]
 
-.PHONY: tcp
-tcp: tcpbench/tcpbench
-	tcpbench/tcp-sweep
+.PHONY: tcp tcp-limits
+tcp: tcpbench/tcpbench scripts/sampler/rbsample
+	tcpbench/sweep/run
+
+tcp-limits: tcpbench/tcpbench scripts/sampler/rbsample nsd-backlog
+	tcpbench/sweep/limits

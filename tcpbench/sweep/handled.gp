@@ -1,13 +1,13 @@
-# tcp.gp: handled vs offered TCP connections per second, the paper's
-# Figures 5-7, from tcpbench/tcp-sweep's points.csv (rows sorted by rate).
-# Driven by tcp-sweep, never run by hand:
+# handled.gp: handled vs offered TCP connections per second, the paper's
+# Figures 5-7, from the TCP experiment's points.csv (rows sorted by rate).
+# Driven by tcpbench/sweep/plot, never run by hand:
 #   gnuplot -e "files='CFG FILE NVALID NGLIM NNORES ...'; ttl='...'; xmax=N;
 #               outfile='x.png'; termspec='pngcairo ...'" tcp.gp
 # One config (a figure per configuration) or several (the combined
 # figure); NVALID/NGLIM/NNORES count the file's valid, generator-limited
 # and error/interrupted points: a series with no point is left out
 # (gnuplot 5.4 crashes on some all-undefined series).
-# Columns used: 1 offered_rate, 2 handled_rate, 10 valid, 14 status.
+# Columns used: 1 offered_rate, 2 handled_rate, 3 status, 4 valid.
 # Only valid points make the server curve; generator-limited points are
 # drawn apart (open circles, red or the config's colour, labelled) and
 # never connected to it;
@@ -24,9 +24,9 @@ set grid
 set xrange [0:xmax]
 set yrange [0:*]
 
-isok(c) = (column(10) == 1) ? c : 1/0
-genlim(c) = (strcol(14) eq "generator_limited") ? c : 1/0
-noresult(c) = (strcol(14) eq "error" || strcol(14) eq "interrupted") ? c : 1/0
+isok(c) = (column(4) == 1) ? c : 1/0
+genlim(c) = (strcol(3) eq "generator_limited" || strcol(3) eq "rig_stall") ? c : 1/0
+noresult(c) = (strcol(3) eq "error" || strcol(3) eq "interrupted") ? c : 1/0
 
 # one colour per configuration in the combined figure
 colours = "#1f77b4 #ff7f0e #2ca02c #9467bd"
@@ -47,7 +47,7 @@ do for [i=1:n] {
     if (word(files, 5*i-1) + 0 > 0) {
         gc = single ? "#d62728" : word(colours, i)
         cmd = cmd . sprintf(", '%s' using 1:(genlim($2)) with points pt 6 ps 1.6 lc rgb '%s' title '%s'", \
-            f, gc, single ? "generator-limited (not a server result)" : cfg . " generator-limited (not a server result)")
+            f, gc, single ? "generator-limited or rig stall (not a server result)" : cfg . " generator-limited or rig stall (not a server result)")
         cmd = cmd . sprintf(", '%s' using 1:(genlim($2)):('generator-limited') with labels offset 0,1 font ',8' tc rgb '%s' notitle", f, gc)
     }
     if (word(files, 5*i) + 0 > 0) {
