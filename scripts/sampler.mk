@@ -13,3 +13,7 @@ RBS_MODULES := scripts/sampler/options.c scripts/sampler/sampler.c \
                analysis/json.c
 
 $(eval $(call c_program,scripts/sampler/rbsample,scripts/sampler/rbsample.c $(RBS_MODULES),-lpthread))
+
+$(eval $(call c_unit_test,scripts/sampler/tests/test-procnet,scripts/sampler/tests/test-procnet.c scripts/sampler/procnet.c scripts/sampler/ctrset.c,))
+$(eval $(call c_unit_test,scripts/sampler/tests/test-cpustat,scripts/sampler/tests/test-cpustat.c scripts/sampler/cpustat.c scripts/sampler/cgroup.c scripts/sampler/procfile.c,))
+$(eval $(call c_unit_test,scripts/sampler/tests/test-stall,scripts/sampler/tests/test-stall.c scripts/sampler/stall.c scripts/sampler/objtab.c,))

@@ -51,6 +51,55 @@ rbs_cpustat_parse(const char *text, struct rbs_cpustat *st, char *err, size_t er
 }
 
 int
+rbs_softnet_parse(const char *text, struct rbs_cpustat *st, char *err, size_t errlen)
+{
+	const char *p = text;
+	int line = 0, next_online = 0, c;
+
+	for (c = 0; c < RBS_MAX_CPUS; c++)
+		st->cpu[c].softnet = 0;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		unsigned long long f[16];
+		int n = 0, cpu;
+		const char *q = p;
+		char *end;
+		while (n < 16 && q < (nl ? nl : p + strlen(p))) {
+			errno = 0;
+			f[n] = strtoull(q, &end, 16);
+			if (end == q || errno)
+				break;
+			n++;
+			q = end;
+		}
+		line++;
+		if (n < 3) {
+			snprintf(err, errlen, "/proc/net/softnet_stat: line %d: fewer than 3 fields", line);
+			return -1;
+		}
+		if (n >= 13) {
+			cpu = (int)f[12];
+		} else {
+			while (next_online <= st->max_cpu && !st->cpu[next_online].present)
+				next_online++;
+			cpu = next_online++;
+		}
+		if (cpu < 0 || cpu >= RBS_MAX_CPUS) {
+			snprintf(err, errlen, "/proc/net/softnet_stat: line %d: bad CPU %d", line, cpu);
+			return -1;
+		}
+		st->cpu[cpu].softnet = 1;
+		st->cpu[cpu].processed = f[0];
+		st->cpu[cpu].dropped = f[1];
+		st->cpu[cpu].time_squeeze = f[2];
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return 0;
+}
+
+int
 rbs_softirqs_parse(const char *text, struct rbs_softirqs *s, char *err, size_t errlen)
 {
 	const char *p = text, *nl;

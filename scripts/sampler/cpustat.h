@@ -3,7 +3,11 @@
  * from /proc/stat (idle and iowait come from the precise NO_HZ idle
  * accounting, exported in USER_HZ ticks; the user/system/irq/softirq
  * fields are tick-sampled on this kernel and are never read), and the
- * per-CPU counts of /proc/softirqs (TIMER, NET_RX, NET_TX, ...).
+ * per-CPU counts of /proc/softirqs (TIMER, NET_RX, NET_TX, ...), and the
+ * per-CPU receive backlog counters of /proc/net/softnet_stat (packets
+ * processed, dropped because the backlog was full, NET_RX runs cut
+ * short by the budget: time_squeeze). softnet_stat is per CPU, not per
+ * network namespace.
  */
 #ifndef RBS_CPUSTAT_H
 #define RBS_CPUSTAT_H
@@ -17,6 +21,8 @@
 struct rbs_cputime {
 	int present;
 	uint64_t idle, iowait, steal;   /* USER_HZ ticks */
+	int softnet;                    /* softnet_stat line seen */
+	uint64_t processed, dropped, time_squeeze;
 };
 
 struct rbs_cpustat {
@@ -26,6 +32,10 @@ struct rbs_cpustat {
 
 /* Parse /proc/stat text. Returns 0, or -1 with a message. */
 int rbs_cpustat_parse(const char *text, struct rbs_cpustat *st, char *err, size_t errlen);
+
+/* Parse /proc/net/softnet_stat text into st (after rbs_cpustat_parse:
+ * lines without a CPU number field go to the online CPUs in order). */
+int rbs_softnet_parse(const char *text, struct rbs_cpustat *st, char *err, size_t errlen);
 
 struct rbs_softirqs {
 	int nnames;

@@ -17,6 +17,8 @@
 #define RBS_STALLS_MAX 10000
 #define RBS_EVBUF 256
 
+const char *const rbs_softnet_names[3] = { "processed", "dropped", "time_squeeze" };
+
 double
 rbs_sampler_t(const struct rbs_sampler *s, int64_t ns)
 {
@@ -250,6 +252,12 @@ sample_cpus(struct rbs_sampler *s, int baseline, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", e2);
 		return -1;
 	}
+	if (rbs_procfile_read(AT_FDCWD, "/proc/net/softnet_stat", &s->buf, err, errlen) < 0)
+		return -1;
+	if (rbs_softnet_parse(s->buf.p, s->stat_cur, e2, sizeof(e2)) < 0) {
+		snprintf(err, errlen, "%s", e2);
+		return -1;
+	}
 	if (rbs_procfile_read(AT_FDCWD, "/proc/softirqs", &s->buf, err, errlen) < 0)
 		return -1;
 	if (rbs_softirqs_parse(s->buf.p, s->si_cur, e2, sizeof(e2)) < 0) {
@@ -283,6 +291,15 @@ sample_cpus(struct rbs_sampler *s, int baseline, char *err, size_t errlen)
 			cs->wall_total_ms += wall_ms;
 			cs->busy_total_ms += cs->busy_ms;
 			cs->steal_total_ms += cs->steal_ms;
+			if (a->softnet && b->softnet) {
+				cs->softnet_delta[0] = b->processed - a->processed;
+				cs->softnet_delta[1] = b->dropped - a->dropped;
+				cs->softnet_delta[2] = b->time_squeeze - a->time_squeeze;
+			} else {
+				memset(cs->softnet_delta, 0, sizeof(cs->softnet_delta));
+			}
+			for (r = 0; r < 3; r++)
+				cs->softnet_total[r] += cs->softnet_delta[r];
 			for (r = 0; r < s->si_cur->nnames && r < s->si_prev->nnames; r++) {
 				cs->softirq_delta[r] = s->si_cur->v[r][cs->cpu] - s->si_prev->v[r][cs->cpu];
 				cs->softirq_total[r] += cs->softirq_delta[r];

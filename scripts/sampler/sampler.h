@@ -52,15 +52,19 @@ struct rbs_nsstate {
 	double tw_drop_at;
 };
 
+extern const char *const rbs_softnet_names[3];
+
 struct rbs_cpustate {
 	int cpu;
 	/* this sample */
 	double wall_ms, busy_ms, steal_ms;
 	uint64_t softirq_delta[RBS_MAX_SOFTIRQS];
+	uint64_t softnet_delta[3];           /* processed, dropped, time_squeeze */
 	int64_t fifo_max_ns, other_max_ns;   /* -1: probe did not wake */
 	/* run totals */
 	double wall_total_ms, busy_total_ms, steal_total_ms;
 	uint64_t softirq_total[RBS_MAX_SOFTIRQS];
+	uint64_t softnet_total[3];
 	int64_t fifo_run_max_ns, other_run_max_ns;
 	struct rbs_stalltrack *track;
 };

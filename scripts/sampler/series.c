@@ -188,6 +188,14 @@ write_listen(FILE *f, const struct rbs_sampler *s)
 	lazy_close(&z);
 }
 
+/* x rounded to 0.1, without a "-0.0". */
+static double
+tenth(double x)
+{
+	double r = (double)(int64_t)(x * 10.0 + (x < 0 ? -0.5 : 0.5)) / 10.0;
+	return r == 0 ? 0.0 : r;
+}
+
 static void
 write_cpu(FILE *f, const struct rbs_sampler *s)
 {
@@ -197,9 +205,19 @@ write_cpu(FILE *f, const struct rbs_sampler *s)
 		const struct rbs_cpustate *c = &s->cpu[i];
 		int first = 1;
 		fprintf(f, "%s\"cpu%d\":{\"busy_ms\":%.1f,\"wall_ms\":%.3f", i ? "," : "", c->cpu,
-			c->busy_ms, c->wall_ms);
+			tenth(c->busy_ms), c->wall_ms);
 		if (c->steal_ms)
-			fprintf(f, ",\"steal_ms\":%.1f", c->steal_ms);
+			fprintf(f, ",\"steal_ms\":%.1f", tenth(c->steal_ms));
+		for (r = 0; r < 3; r++) {
+			if (!c->softnet_delta[r])
+				continue;
+			fprintf(f, "%s\"%s\":%" PRIu64, first ? ",\"softnet\":{" : ",",
+				rbs_softnet_names[r], c->softnet_delta[r]);
+			first = 0;
+		}
+		if (!first)
+			fputc('}', f);
+		first = 1;
 		fputs(",\"softirqs\":{", f);
 		for (r = 0; r < s->si_prev->nnames; r++) {
 			if (!c->softirq_delta[r])
@@ -223,7 +241,7 @@ write_cgroup(FILE *f, const struct rbs_sampler *s)
 		ds_json_string(f, s->cg[i].arg->role);
 		fprintf(f, ":%.3f,", s->cg[i].usage_ms);
 	}
-	fprintf(f, "\"outside\":%.1f}", s->outside_ms);
+	fprintf(f, "\"outside\":%.1f}", tenth(s->outside_ms));
 }
 
 static void

@@ -161,9 +161,13 @@ write_cpu(FILE *f, const struct rbs_sampler *s)
 	for (i = 0; i < s->ncpus; i++) {
 		const struct rbs_cpustate *c = &s->cpu[i];
 		fprintf(f, "%s\"cpu%d\": {\"busy_pct\": %.2f, \"busy_ms\": %.1f, \"wall_ms\": %.1f, "
-			"\"steal_ms\": %.1f, \"softirqs\": {", i ? ",\n    " : "\n    ", c->cpu,
+			"\"steal_ms\": %.1f, \"softnet\": {", i ? ",\n    " : "\n    ", c->cpu,
 			c->wall_total_ms > 0 ? 100.0 * c->busy_total_ms / c->wall_total_ms : 0.0,
 			c->busy_total_ms, c->wall_total_ms, c->steal_total_ms);
+		for (r = 0; r < 3; r++)
+			fprintf(f, "%s\"%s\": %" PRIu64, r ? ", " : "", rbs_softnet_names[r],
+				c->softnet_total[r]);
+		fputs("}, \"softirqs\": {", f);
 		for (r = 0; r < s->si_prev->nnames; r++) {
 			fputs(r ? ", " : "", f);
 			ds_json_string(f, s->si_prev->names[r]);
