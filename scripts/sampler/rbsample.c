@@ -65,8 +65,9 @@ run(struct rbs_sampler *s, const struct rbs_options *o)
 			return -1;
 		if (stop_signal) {
 			s->interrupted = 1;
-			fprintf(stderr, "rbsample: %s: stopping after %lu samples\n",
-				strsignal(stop_signal), s->samples);
+			if (!o->quiet)
+				fprintf(stderr, "rbsample: %s: stopping after %lu samples\n",
+					strsignal(stop_signal), s->samples);
 			return 0;
 		}
 		if (s->t_now >= deadline)

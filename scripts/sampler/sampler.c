@@ -214,6 +214,10 @@ sample_namespaces(struct rbs_sampler *s, int baseline, char *err, size_t errlen)
 			n->lost_at = rbs_sampler_t(s, s->t_now);
 			fprintf(stderr, "rbsample: warning: namespace %s (%s) is gone or was re-created "
 				"at t=%.1f s; no longer sampled\n", n->ns.name, n->arg->role, n->lost_at);
+			/* Let go of it: our descriptors would keep a deleted namespace alive. */
+			rbs_netns_close(&n->ns);
+			rbs_nl_close(&n->rtnl);
+			rbs_nl_close(&n->diag);
 			continue;
 		}
 		if (rbs_netns_enter(&n->ns, err, errlen) < 0)
