@@ -31,6 +31,7 @@ struct rbs_probe {
 struct rbs_probeset {
 	int ncpus;
 	int64_t period_ns, threshold_ns;
+	int64_t epoch_ns;              /* the probes' common wake-up grid */
 	atomic_int stop;
 	struct rbs_probe *p;           /* [cpu index * 2 + kind] */
 };
@@ -75,7 +76,9 @@ probe_main(void *arg)
 
 	if (p->kind == RBS_PROBE_OTHER)
 		(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	next = rbs_now_ns();
+	/* Every probe wakes on the same grid (epoch + k * period): the two
+	 * probes of a CPU share one timer interrupt instead of two. */
+	next = ps->epoch_ns;
 	while (!atomic_load_explicit(&ps->stop, memory_order_relaxed)) {
 		next += ps->period_ns;
 		ts = ts_of(next);
@@ -91,8 +94,11 @@ probe_main(void *arg)
 			;
 		if (late > ps->threshold_ns)
 			record_event(p, next, late);
-		if (late >= ps->period_ns)
-			next = now;   /* one stall is one late wake-up, not a burst */
+		if (late >= ps->period_ns) {
+			/* One stall is one late wake-up, not a burst: on to the
+			 * first grid point after now. */
+			next += (late / ps->period_ns) * ps->period_ns;
+		}
 	}
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	p->cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
@@ -114,6 +120,7 @@ rbs_probes_start(const int *cpus, int ncpus, int64_t period_ns, int64_t threshol
 	ps->ncpus = ncpus;
 	ps->period_ns = period_ns;
 	ps->threshold_ns = threshold_ns;
+	ps->epoch_ns = rbs_now_ns();
 	atomic_init(&ps->stop, 0);
 	for (i = 0; i < ncpus * RBS_PROBE_KINDS; i++) {
 		struct rbs_probe *p = &ps->p[i];

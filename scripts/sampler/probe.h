@@ -4,8 +4,10 @@
  * measure how late they wake. One is SCHED_FIFO, the other SCHED_OTHER
  * (timer slack 1 ns). Each keeps the largest lateness since the sampler
  * last asked, and every wake-up later than the threshold as an event for
- * stall.h. After a late wake-up the probe sleeps a whole period from the
- * time it woke, so one stall is one event. The probes count their own
+ * stall.h. All probes wake on one grid (start + k * P), so the two probes
+ * of a CPU share a timer interrupt; after a late wake-up a probe goes on
+ * to the next grid point after the time it woke, so one stall is one
+ * event. The probes count their own
  * CPU time (CLOCK_THREAD_CPUTIME_ID) so their cost can be reported.
  */
 #ifndef RBS_PROBE_H
