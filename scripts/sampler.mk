@@ -1,6 +1,6 @@
 # sampler.mk -- rbsample, the testbed sampler: counters of every layer of
 # the namespace testbed and per-CPU stall probes, sampled in time. See
-# docs/sampler.md. The testbed command line runs it (scripts/testbed sample).
+# docs/sampler.md.
 
 RBS_MODULES := scripts/sampler/options.c scripts/sampler/sampler.c \
                scripts/sampler/series.c scripts/sampler/summary.c \
