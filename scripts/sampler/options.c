@@ -1,0 +1,259 @@
+/*
+ * options.c -- rbsample's command-line parsing; see options.h.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+
+void
+rbs_options_usage(FILE *f)
+{
+	fprintf(f,
+"usage: rbsample --series FILE --summary FILE [--ns NAME=ROLE ...]\n"
+"                [--listen-ns ROLE ...] [--cgroup ROLE=DIR ...]\n"
+"                [--interval-ms MS] [--duration S] [--cpus LIST]\n"
+"                [--stall-ms P] [--stall-threshold-ms T] [--fifo-prio N] [--quiet]\n"
+"  Samples counters of the testbed's network namespaces, CPUs and cgroups\n"
+"  every interval, and runs stall probes on each CPU; sends no packets.\n"
+"  Runs for --duration or until SIGINT/SIGTERM, then writes the summary.\n"
+"  --ns NAME=ROLE        network namespace /run/netns/NAME, reported as ROLE\n"
+"  --listen-ns ROLE      report TCP listeners' accept queues of these roles\n"
+"                        (repeatable; default every --ns)\n"
+"  --cgroup ROLE=DIR     cgroup v2 directory whose cpu.stat usage is ROLE's CPU\n"
+"  --interval-ms MS      sampling interval (100)\n"
+"  --duration S          stop after S seconds (default: at SIGINT/SIGTERM)\n"
+"  --cpus LIST           CPUs to report and probe, e.g. 0-1 (default all online)\n"
+"  --stall-ms P          stall probe period in ms (1; 0 = no probes)\n"
+"  --stall-threshold-ms T  a probe waking later than T ms is a stall event (5)\n"
+"  --fifo-prio N         SCHED_FIFO priority of the kernel-stall probe (10)\n"
+"  --series FILE         one JSON line per sample (written as FILE.tmp.PID, renamed at the end)\n"
+"  --summary FILE        JSON summary (temp + rename)\n"
+"  --quiet               no progress line every 10 s\n"
+"exit: 0 done (also after SIGINT/SIGTERM), 1 error. See docs/sampler.md.\n");
+}
+
+static int
+parse_double(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	*out = strtod(s, &end);
+	return (errno || end == s || *end || !isfinite(*out)) ? -1 : 0;
+}
+
+static int
+parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	errno = 0;
+	if (*s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	*out = strtoul(s, &end, 10);
+	return (errno || end == s || *end || *out > max) ? -1 : 0;
+}
+
+static int
+valid_role(const char *s, size_t len)
+{
+	size_t i;
+	if (len == 0 || len >= 64)
+		return 0;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+		      || c == '_' || c == '-' || c == '.'))
+			return 0;
+	}
+	return 1;
+}
+
+/* "LEFT=ROLE" (ns) or "ROLE=RIGHT" (cgroup): split at the first '='. */
+static int
+split_eq(const char *arg, const char **left, size_t *llen, const char **right)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		return -1;
+	*left = arg;
+	*llen = (size_t)(eq - arg);
+	*right = eq + 1;
+	return 0;
+}
+
+int
+rbs_options_parse(struct rbs_options *o, int argc, char **argv, char *err, size_t errlen)
+{
+	enum { OPT_INTERVAL = 256, OPT_DURATION, OPT_NS, OPT_LISTEN, OPT_CGROUP, OPT_CPUS,
+	       OPT_STALL, OPT_THRESH, OPT_PRIO, OPT_SERIES, OPT_SUMMARY, OPT_QUIET };
+	static const struct option longopts[] = {
+		{ "interval-ms", required_argument, NULL, OPT_INTERVAL },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "ns", required_argument, NULL, OPT_NS },
+		{ "listen-ns", required_argument, NULL, OPT_LISTEN },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "cpus", required_argument, NULL, OPT_CPUS },
+		{ "stall-ms", required_argument, NULL, OPT_STALL },
+		{ "stall-threshold-ms", required_argument, NULL, OPT_THRESH },
+		{ "fifo-prio", required_argument, NULL, OPT_PRIO },
+		{ "series", required_argument, NULL, OPT_SERIES },
+		{ "summary", required_argument, NULL, OPT_SUMMARY },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	unsigned long u;
+	const char *l, *r;
+	size_t llen;
+	int c, i, j;
+
+	memset(o, 0, sizeof(*o));
+	o->interval_ms = 100;
+	o->stall_ms = 1;
+	o->stall_threshold_ms = 5;
+	o->fifo_prio = 10;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_INTERVAL:
+			if (parse_uint(optarg, 3600000, &u) < 0 || u < 10)
+				goto bad;
+			o->interval_ms = (unsigned)u;
+			break;
+		case OPT_DURATION:
+			if (parse_double(optarg, &o->duration_s) < 0 || !(o->duration_s > 0)
+			    || o->duration_s > 1e7)
+				goto bad;
+			break;
+		case OPT_NS:
+			if (o->nns == RBS_MAX_NS) {
+				snprintf(err, errlen, "more than %d --ns", RBS_MAX_NS);
+				return -1;
+			}
+			if (split_eq(optarg, &l, &llen, &r) < 0 || !valid_role(r, strlen(r))) {
+				snprintf(err, errlen, "bad --ns '%s' (want NAME=ROLE, ROLE of "
+					"letters, digits, _ - .)", optarg);
+				return -1;
+			}
+			/* NAME is the text before '=' (kept in argv: cut it there). */
+			optarg[llen] = '\0';
+			o->ns[o->nns].name = l;
+			snprintf(o->ns[o->nns].role, sizeof(o->ns[o->nns].role), "%s", r);
+			o->nns++;
+			break;
+		case OPT_LISTEN:
+			if (o->nlisten == RBS_MAX_NS || !valid_role(optarg, strlen(optarg)))
+				goto bad;
+			o->listen_roles[o->nlisten++] = optarg;
+			break;
+		case OPT_CGROUP:
+			if (o->ncg == RBS_MAX_CG) {
+				snprintf(err, errlen, "more than %d --cgroup", RBS_MAX_CG);
+				return -1;
+			}
+			if (split_eq(optarg, &l, &llen, &r) < 0 || !valid_role(l, llen)) {
+				snprintf(err, errlen, "bad --cgroup '%s' (want ROLE=DIR)", optarg);
+				return -1;
+			}
+			snprintf(o->cg[o->ncg].role, sizeof(o->cg[o->ncg].role), "%.*s", (int)llen, l);
+			if (strcmp(o->cg[o->ncg].role, "outside") == 0) {
+				snprintf(err, errlen, "--cgroup: 'outside' is reserved (CPU outside "
+					"the roles' cgroups)");
+				return -1;
+			}
+			o->cg[o->ncg].dir = r;
+			o->ncg++;
+			break;
+		case OPT_CPUS:
+			if (rbs_cpulist_parse(optarg, o->cpus, RBS_MAX_CPUS, err, errlen) < 0)
+				return -1;
+			o->cpus_given = 1;
+			break;
+		case OPT_STALL:
+			if (parse_double(optarg, &o->stall_ms) < 0 || o->stall_ms < 0
+			    || (o->stall_ms > 0 && o->stall_ms < 0.1) || o->stall_ms > 1000)
+				goto bad;
+			break;
+		case OPT_THRESH:
+			if (parse_double(optarg, &o->stall_threshold_ms) < 0
+			    || !(o->stall_threshold_ms > 0) || o->stall_threshold_ms > 60000)
+				goto bad;
+			break;
+		case OPT_PRIO:
+			if (parse_uint(optarg, 99, &u) < 0 || u < 1)
+				goto bad;
+			o->fifo_prio = (int)u;
+			break;
+		case OPT_SERIES: o->series = optarg; break;
+		case OPT_SUMMARY: o->summary = optarg; break;
+		case OPT_QUIET: o->quiet = 1; break;
+		case 'h':
+			rbs_options_usage(stdout);
+			return 1;
+		case ':':
+			snprintf(err, errlen, "option %s needs an argument", argv[optind - 1]);
+			return -1;
+		default:
+			snprintf(err, errlen, "unknown option %s", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (!o->series || !o->summary) {
+		snprintf(err, errlen, "--series FILE and --summary FILE are required");
+		return -1;
+	}
+	for (i = 0; i < o->nns; i++)
+		for (j = 0; j < i; j++) {
+			if (strcmp(o->ns[i].role, o->ns[j].role) == 0) {
+				snprintf(err, errlen, "role '%s' given twice in --ns", o->ns[i].role);
+				return -1;
+			}
+			if (strcmp(o->ns[i].name, o->ns[j].name) == 0) {
+				snprintf(err, errlen, "namespace '%s' given twice in --ns", o->ns[i].name);
+				return -1;
+			}
+		}
+	for (i = 0; i < o->ncg; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(o->cg[i].role, o->cg[j].role) == 0) {
+				snprintf(err, errlen, "role '%s' given twice in --cgroup", o->cg[i].role);
+				return -1;
+			}
+	for (i = 0; i < o->nns; i++)
+		o->ns[i].listen = o->nlisten == 0;
+	for (j = 0; j < o->nlisten; j++) {
+		int found = 0;
+		for (i = 0; i < o->nns; i++)
+			if (strcmp(o->ns[i].role, o->listen_roles[j]) == 0) {
+				o->ns[i].listen = 1;
+				found = 1;
+			}
+		if (!found) {
+			snprintf(err, errlen, "--listen-ns %s: no --ns has that role", o->listen_roles[j]);
+			return -1;
+		}
+	}
+	if (o->stall_ms > 0 && o->stall_threshold_ms <= o->stall_ms) {
+		snprintf(err, errlen, "--stall-threshold-ms (%g) must exceed --stall-ms (%g)",
+			o->stall_threshold_ms, o->stall_ms);
+		return -1;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "bad value '%s' for an option", optarg);
+	{
+		const struct option *lo;
+		for (lo = longopts; lo->name; lo++)
+			if (lo->val == c)
+				snprintf(err, errlen, "bad value '%s' for --%s", optarg, lo->name);
+	}
+	return -1;
+}
