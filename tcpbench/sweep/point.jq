@@ -6,7 +6,6 @@
 #    cpus: {server: ["cpu1"], client: ["cpu0"]}, wall_s,
 #    players: [{player, server, rate, rc, stderr, result: <tcpbench JSON>}],
 #    nsd: {before: {ROLE: {...}}, after: {...}},
-#    softnet: {before: {cpuN: {processed, dropped, squeezed}}, after: ...},
 #    sample: <rbsample summary>, series: [<rbsample series lines>]}
 include "hist";
 
@@ -27,8 +26,15 @@ def dev_drops($roles): . as $r
 def qdisc_drops($roles): . as $r
   | [$roles[] as $x | ($r.sample.qdisc[$x] // {}) | .[] | (.drops | nz)] | add // 0;
 
+# packets a CPU's input backlog dropped (softnet_stat, per CPU)
 def softnet_drops($cpus): . as $r
-  | [$cpus[] as $c | (($r.softnet.after[$c].dropped | nz) - ($r.softnet.before[$c].dropped | nz))] | add // 0;
+  | [$cpus[] as $c | $r.sample.cpu[$c].softnet.dropped | nz] | add // 0;
+
+# tw_falls($players): per sample, the largest fall of a player's TIME-WAIT
+# count since the previous sample (the series holds the counts).
+def tw_falls($players):
+  [.series // [] | . as $s | range(1; length) as $i
+   | {t: $s[$i].t, fall: ([$players[] as $p | (($s[$i - 1].tw[$p] | nz) - ($s[$i].tw[$p] | nz))] | max // 0)}];
 
 def nsd_delta($k): . as $r
   | [$r.servers[] as $s | (($r.nsd.after[$s][$k] | nz) - ($r.nsd.before[$s][$k] | nz))] | add // 0;
@@ -63,17 +69,18 @@ def run_loss:
 # outside the testbed's cgroups; server when a process stall on a server
 # CPU coincides with the server's own CPU time; else unknown.
 def run_stalls:
-  . as $r | players_of as $pl
+  . as $r | players_of as $pl | ($r | tw_falls($pl)) as $falls
   | [$r.sample.stalls // [] | .[]
      | . as $s
      | (if ($r.cpus.server | index($s.cpu)) != null then "server"
         elif ($r.cpus.client | index($s.cpu)) != null then "client" else "other" end) as $role
      | ([$r.series // [] | .[] | select(.t >= $s.start - 0.15 and .t <= $s.start + ($s.length_ms / 1000) + 0.25)]) as $near
-     | ([$near[] | .tw // {} | to_entries[] | select(($pl | index(.key)) != null) | .value] ) as $twd
+     | ([$falls[] | select(.t >= $s.start - 0.15 and .t <= $s.start + ($s.length_ms / 1000) + 0.25) | .fall] | max // 0) as $twfall
      | ([$near[] | .cgroup.outside | nz] | max // 0) as $outside_ms
      | ([$near[] | [$r.servers[] as $x | .cgroup[$x] | nz] | add // 0] | max // 0) as $server_ms
      | {cpu: $s.cpu, role: $role, start: $s.start, length_ms: $s.length_ms, kind: $s.kind,
-        source: (if ($s.kind != "process") and ([$twd[] | select(. <= -1000)] | length) > 0 then "tw_expiry"
+        tw_fall: $twfall, outside_ms: $outside_ms,
+        source: (if ($s.kind != "process") and $twfall >= 1000 then "tw_expiry"
                  elif $s.kind == "process" and $outside_ms >= 0.5 * $s.length_ms then "outside_process"
                  elif $s.kind == "process" and $role == "server" and $server_ms >= 0.5 * $s.length_ms then "server"
                  else "unknown" end)}];
@@ -126,7 +133,7 @@ def point($settings):
               accept_queue_peak: ([$runs[] | . as $r | $r.servers[] as $x | $r.sample.listen_peak[$x] // {} | .[] | .max_queue | nz] | max // 0),
               backlog: ([$runs[] | . as $r | $r.servers[] as $x | $r.sample.listen_peak[$x] // {} | .[] | .limit | nz] | max // null),
               nsd_tcp: ($runs | sum(nsd_delta("num.tcp")))},
-     tw_expiry: {largest_drop: ([$runs[] | .sample.tw // {} | .[] | .largest_drop_in_one_sample | nz] | min // 0)},
+     tw_expiry: {largest_fall: ([$runs[] | .sample.tw // {} | .[] | .largest_drop_in_one_sample | nz] | max // 0)},
      stalls: $stalls,
      reruns: ([$runs[] | .reruns // [] | .[]])};
 
