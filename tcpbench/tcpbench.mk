@@ -5,7 +5,7 @@ TCPB_LIBS := $(shell pkg-config --libs libevent ldns) -lm
 # analysis/json.c: escaped JSON strings, shared with dnsstat.
 TCPB_MODULES := tcpbench/options.c tcpbench/network.c tcpbench/query.c \
                 tcpbench/schedule.c tcpbench/stats.c tcpbench/histogram.c \
-                tcpbench/output.c tcpbench/engine.c \
+                tcpbench/output.c tcpbench/engine.c tcpbench/worker.c \
                 analysis/json.c
 
 $(eval $(call c_program,tcpbench/tcpbench,tcpbench/tcpbench.c $(TCPB_MODULES),$(TCPB_LIBS)))
