@@ -157,6 +157,17 @@ tcpb_sources_parse(struct tcpb_sources *s, const char *arg, int family,
 	return ret;
 }
 
+void
+tcpb_sources_set_class(struct tcpb_sources *s, size_t first, size_t stride)
+{
+	if (s->n == 0)
+		return;
+	s->next = first % s->n;
+	s->step = stride % s->n;
+	if (s->step == 0)
+		s->step = s->n; /* stride a multiple of n: always the same source */
+}
+
 const struct tcpb_addr *
 tcpb_sources_next(struct tcpb_sources *s)
 {
@@ -164,8 +175,8 @@ tcpb_sources_next(struct tcpb_sources *s)
 	if (s->n == 0)
 		return NULL;
 	a = &s->a[s->next];
-	if (++s->next == s->n)
-		s->next = 0;
+	/* step 0 (as parsed, no class set) means 1. */
+	s->next = (s->next + (s->step ? s->step : 1)) % s->n;
 	return a;
 }
 

@@ -29,6 +29,7 @@ struct tcpb_sources {
 	struct tcpb_addr *a;
 	size_t n;
 	size_t next;            /* round robin */
+	size_t step;            /* advance per connection (0: 1) */
 };
 
 /* Numeric address and port to a socket address; -1 with a message. */
@@ -38,6 +39,10 @@ void tcpb_addr_format(const struct tcpb_addr *a, char *buf, size_t len);
 /* Expand a -b argument; every source must be of the given family. */
 int tcpb_sources_parse(struct tcpb_sources *s, const char *arg, int family,
 	size_t max, char *err, size_t errlen);
+/* Worker `first` of `stride`: connection i (of the whole schedule) uses
+ * source i mod n, so this worker starts at source first and steps by
+ * stride, as one process would have done. */
+void tcpb_sources_set_class(struct tcpb_sources *s, size_t first, size_t stride);
 /* The next source, round robin; NULL when there are none. */
 const struct tcpb_addr *tcpb_sources_next(struct tcpb_sources *s);
 void tcpb_sources_free(struct tcpb_sources *s);

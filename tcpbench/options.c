@@ -17,7 +17,8 @@ tcpb_options_usage(FILE *f)
 "usage: tcpbench -s ADDR [-p PORT] -r RATE -d SECONDS [-t TIMEOUT_MS]\n"
 "                [-q QUERYFILE | -n QNAME/QTYPE] [-e SIZE] [-D] [-R]\n"
 "                [-b SOURCE_PREFIX_OR_LIST] [--json FILE|-] [--margin PCT]\n"
-"                [--rst-close] [--quiet]\n"
+"                [--rst-close] [--quiet] [--tick-us U] [--max-burst N]\n"
+"                [--series-ms M] [-w WORKERS] [--start-at EPOCH.FRACTION]\n"
 "  One new TCP connection per query, started open-loop at t0 + i/RATE.\n"
 "  -s ADDR       server address (numeric IPv4 or IPv6)\n"
 "  -p PORT       server port (53)\n"
@@ -32,6 +33,14 @@ tcpb_options_usage(FILE *f)
 "  --margin PCT  allowed start lateness, percent of the timeout (5)\n"
 "  --rst-close   close with SO_LINGER 0 (RST, no TIME-WAIT)\n"
 "  --quiet       no progress line each second\n"
+"  --tick-us U   scheduler wake-up period, 50..1000 (200)\n"
+"  --max-burst N most starts per wake-up (64); more due at one wake-up\n"
+"                makes the run generator-limited\n"
+"  --series-ms M time-series slot (100)\n"
+"  -w N          worker processes (1), connection i to worker i mod N,\n"
+"                each pinned to one allowed CPU when N > 1\n"
+"  --start-at T  t0 at CLOCK_REALTIME T (seconds since the epoch, with a\n"
+"                fraction); at most 1 s past and 1 hour ahead\n"
 "exit: 0 valid run, 1 error, 3 generator-limited (self-check failed),\n"
 "      4 interrupted (SIGINT/SIGTERM; results written, marked interrupted)\n");
 }
@@ -42,6 +51,19 @@ parse_double(const char *s, double *out)
 	char *end;
 	errno = 0;
 	*out = strtod(s, &end);
+	return (errno || end == s || *end || !isfinite(*out)) ? -1 : 0;
+}
+
+/* Seconds since the epoch with an optional fraction, e.g. 1700000000.25;
+ * long double keeps nanoseconds. */
+static int
+parse_epoch(const char *s, long double *out)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*out = strtold(s, &end);
 	return (errno || end == s || *end || !isfinite(*out)) ? -1 : 0;
 }
 
@@ -60,7 +82,8 @@ int
 tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 	char *err, size_t errlen)
 {
-	enum { OPT_JSON = 256, OPT_MARGIN, OPT_RST, OPT_QUIET, OPT_STALL, OPT_SRCMAX };
+	enum { OPT_JSON = 256, OPT_MARGIN, OPT_RST, OPT_QUIET, OPT_STALL, OPT_SRCMAX,
+		OPT_TICK, OPT_BURST, OPT_SERIES, OPT_START };
 	static const struct option longopts[] = {
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "margin", required_argument, NULL, OPT_MARGIN },
@@ -68,6 +91,11 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 		{ "quiet", no_argument, NULL, OPT_QUIET },
 		{ "stall-ms", required_argument, NULL, OPT_STALL },
 		{ "sources-max", required_argument, NULL, OPT_SRCMAX },
+		{ "tick-us", required_argument, NULL, OPT_TICK },
+		{ "max-burst", required_argument, NULL, OPT_BURST },
+		{ "series-ms", required_argument, NULL, OPT_SERIES },
+		{ "start-at", required_argument, NULL, OPT_START },
+		{ "workers", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -81,9 +109,13 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 	o->sources_max = TCPB_SOURCES_MAX;
 	o->rate = -1;
 	o->duration_s = -1;
+	o->tick_us = 200;
+	o->max_burst = 64;
+	o->series_ms = 100;
+	o->workers = 1;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":s:p:r:d:t:q:n:e:DRb:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:p:r:d:t:q:n:e:DRb:w:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': o->server = optarg; break;
 		case 'p':
@@ -132,6 +164,31 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 				goto bad;
 			o->sources_max = (size_t)u;
 			break;
+		case 'w':
+			if (parse_uint(optarg, TCPB_WORKERS_MAX, &u) < 0 || u == 0)
+				goto bad;
+			o->workers = (unsigned)u;
+			break;
+		case OPT_TICK:
+			if (parse_uint(optarg, 1000, &u) < 0 || u < 50)
+				goto bad;
+			o->tick_us = (unsigned)u;
+			break;
+		case OPT_BURST:
+			if (parse_uint(optarg, 1000000, &u) < 0 || u == 0)
+				goto bad;
+			o->max_burst = (unsigned)u;
+			break;
+		case OPT_SERIES:
+			if (parse_uint(optarg, 3600000, &u) < 0 || u == 0)
+				goto bad;
+			o->series_ms = (unsigned)u;
+			break;
+		case OPT_START:
+			if (parse_epoch(optarg, &o->start_at) < 0)
+				goto bad;
+			o->has_start_at = 1;
+			break;
 		case 'h':
 			tcpb_options_usage(stdout);
 			return 1;
@@ -161,6 +218,15 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 	}
 	if (!o->queryfile && !o->single)
 		o->single = "./SOA";
+	/* A start may be up to one tick late by design; a margin shorter
+	 * than that would make every run generator-limited. */
+	if ((double)o->timeout_ms * 1000.0 * o->margin_pct / 100.0 < (double)o->tick_us) {
+		snprintf(err, errlen, "the margin (%g %% of %u ms = %.0f us) is shorter than the "
+			"tick (--tick-us %u): raise -t or --margin, or lower --tick-us",
+			o->margin_pct, o->timeout_ms,
+			(double)o->timeout_ms * 1000.0 * o->margin_pct / 100.0, o->tick_us);
+		return -1;
+	}
 	return 0;
 bad:
 	snprintf(err, errlen, "bad value '%s' for -%c", optarg, c < 256 ? c : '-');

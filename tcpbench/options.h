@@ -4,13 +4,16 @@
  *   tcpbench -s ADDR [-p PORT] -r RATE -d SECONDS [-t TIMEOUT_MS]
  *            [-q QUERYFILE | -n QNAME/QTYPE] [-e SIZE] [-D] [-R]
  *            [-b SOURCE_PREFIX_OR_LIST] [--json FILE|-] [--margin PCT]
- *            [--rst-close] [--quiet]
+ *            [--rst-close] [--quiet] [--tick-us U] [--max-burst N]
+ *            [--series-ms M] [-w WORKERS] [--start-at EPOCH.FRACTION]
  */
 #ifndef TCPB_OPTIONS_H
 #define TCPB_OPTIONS_H
 
 #include <stddef.h>
 #include <stdio.h>
+
+#define TCPB_WORKERS_MAX 256
 
 struct tcpb_options {
 	const char *server;
@@ -30,6 +33,12 @@ struct tcpb_options {
 	int rst_close;          /* --rst-close: SO_LINGER 0 */
 	int quiet;              /* no progress lines */
 	unsigned stall_ms;      /* hidden test option: stall the scheduler once */
+	unsigned tick_us;       /* scheduler wake-up period (50..1000) */
+	unsigned max_burst;     /* most starts per wake-up */
+	unsigned series_ms;     /* time-series slot */
+	unsigned workers;       /* -w: worker processes */
+	int has_start_at;
+	long double start_at;   /* --start-at: CLOCK_REALTIME of t0, seconds */
 };
 
 /* Parse argv. Returns 0, 1 when help was asked for (printed), or -1 with

@@ -23,8 +23,56 @@ tcpb_schedule_init(struct tcpb_schedule *s, double rate, double duration_s,
 	s->count = (uint64_t)n;
 	s->t0_ns = 0;
 	s->margin_ns = margin_ns;
+	s->first = 0;
+	s->stride = 1;
 	s->next = 0;
 	return 0;
+}
+
+void
+tcpb_schedule_set_class(struct tcpb_schedule *s, uint64_t first, uint64_t stride)
+{
+	s->first = first;
+	s->stride = stride ? stride : 1;
+	s->next = first;
+}
+
+uint64_t
+tcpb_schedule_class_count(const struct tcpb_schedule *s)
+{
+	return s->count > s->first ? (s->count - s->first + s->stride - 1) / s->stride : 0;
+}
+
+uint64_t
+tcpb_schedule_due_total(const struct tcpb_schedule *s, uint64_t now_ns)
+{
+	uint64_t e, j;
+	long double est;
+	if (now_ns < s->t0_ns)
+		return 0;
+	e = now_ns - s->t0_ns;
+	/* An estimate from the rate, then exact against offset(): the first
+	 * j with offset(j) > e. */
+	est = floorl((long double)e * (long double)s->rate / 1000000000.0L) + 1;
+	j = est > (long double)s->count ? s->count : (uint64_t)est;
+	while (j > 0 && tcpb_schedule_offset_ns(s, j - 1) > e)
+		j--;
+	while (j < s->count && tcpb_schedule_offset_ns(s, j) <= e)
+		j++;
+	return j;
+}
+
+uint64_t
+tcpb_schedule_due(const struct tcpb_schedule *s, uint64_t now_ns)
+{
+	uint64_t j = tcpb_schedule_due_total(s, now_ns);
+	return j > s->next ? (j - s->next + s->stride - 1) / s->stride : 0;
+}
+
+int
+tcpb_schedule_done(const struct tcpb_schedule *s)
+{
+	return s->next >= s->count;
 }
 
 uint64_t

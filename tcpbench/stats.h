@@ -1,9 +1,15 @@
 /*
  * stats.h -- what tcpbench measures: connection outcomes counted by
- * failure cause and errno, latency histograms (from the scheduled start,
- * wrk2 style, so a late start cannot hide server delay; and connect time
- * from the actual connect), scheduling lateness, and a per-second series
- * keyed by scheduled start second.
+ * failure cause and errno; latency histograms (from the scheduled start,
+ * wrk2 style, so a late start cannot hide server delay: every finished
+ * connection, and the answered ones alone; connect time from the actual
+ * connect); scheduling lateness and bursts; and a time series in slots of
+ * --series-ms keyed by scheduled start time.
+ *
+ * A worker process fills one tcpb_stats; tcpb_stats_merge adds several
+ * into one (counts summed, histograms merged bucket by bucket, maxima
+ * taken). The slot array belongs to the caller (it may live in memory
+ * shared with the parent process).
  */
 #ifndef TCPB_STATS_H
 #define TCPB_STATS_H
@@ -26,9 +32,12 @@ enum tcpb_cause {
 
 #define TCPB_ERRNO_MAX 160
 
-struct tcpb_second {
+/* One slot of the time series (connections by scheduled start time). */
+struct tcpb_slot {
 	uint64_t attempted, succeeded, failed;
 	uint64_t max_lateness_us;
+	uint64_t max_burst;             /* most starts in one wake-up */
+	uint64_t max_in_flight;         /* most connections open at a start */
 };
 
 struct tcpb_stats {
@@ -40,19 +49,45 @@ struct tcpb_stats {
 	uint64_t pool_exhausted;        /* starts without a free connection slot */
 	uint64_t max_lateness_ns;
 	uint64_t max_timer_lateness_ns; /* how late timeouts fired */
-	struct tcpb_hist latency_us, connect_us, lateness_us;
-	struct tcpb_second *sec;
-	size_t nsec;
+	uint64_t max_burst;             /* most starts in one wake-up */
+	uint64_t max_due;               /* most connections due at one wake-up */
+	uint64_t burst_deferrals;       /* wake-ups that left due connections */
+	uint64_t max_in_flight;         /* most connections open at once (a
+	                                 * merge sums the workers' peaks) */
+	struct tcpb_hist latency_us;    /* every finished connection */
+	struct tcpb_hist answered_us;   /* successes only */
+	struct tcpb_hist connect_us, lateness_us;
+	struct tcpb_slot *slot;         /* the caller's array */
+	size_t nslot;
+	uint64_t slot_ns;
 };
 
 const char *tcpb_cause_name(enum tcpb_cause c);
-int tcpb_stats_init(struct tcpb_stats *s, size_t seconds);
-void tcpb_stats_free(struct tcpb_stats *s);
-/* Index of the per-second slot of a scheduled offset (clamped). */
-size_t tcpb_stats_second(const struct tcpb_stats *s, uint64_t offset_ns);
+/* Number of slots of slot_ms for a schedule of duration_s (at least 1). */
+size_t tcpb_stats_nslots(double duration_s, unsigned slot_ms);
+/* Zero s and attach the caller's nslot slots (zeroed here). */
+void tcpb_stats_init(struct tcpb_stats *s, struct tcpb_slot *slot, size_t nslot,
+	unsigned slot_ms);
+/* Index of the slot of a scheduled offset (clamped to the last). */
+size_t tcpb_stats_slot(const struct tcpb_stats *s, uint64_t offset_ns);
 void tcpb_stats_start(struct tcpb_stats *s, uint64_t offset_ns, uint64_t lateness_ns,
 	int too_late);
+/* A connection is open: in-flight peaks (its slot's and the run's). */
+void tcpb_stats_in_flight(struct tcpb_stats *s, uint64_t offset_ns, uint64_t in_flight);
+/* One wake-up of the scheduler: `due` connections were due, `started` of
+ * them started (the first scheduled at offset_ns). */
+void tcpb_stats_wakeup(struct tcpb_stats *s, uint64_t offset_ns, uint64_t due,
+	uint64_t started);
+/* latency_ns: from the scheduled start to the end of the connection. */
 void tcpb_stats_success(struct tcpb_stats *s, uint64_t offset_ns, uint64_t latency_ns);
-void tcpb_stats_failure(struct tcpb_stats *s, uint64_t offset_ns, enum tcpb_cause c, int err);
+void tcpb_stats_failure(struct tcpb_stats *s, uint64_t offset_ns, enum tcpb_cause c, int err,
+	uint64_t latency_ns);
+/* The self-check: no late start, no late timeout, no start without a
+ * free slot, no wake-up with more connections due than --max-burst. */
+int tcpb_stats_valid(const struct tcpb_stats *s);
+/* Add src into dst (same slot layout): counts summed, maxima taken,
+ * histograms merged; in-flight peaks are summed (an upper bound of the
+ * peak of the whole, exact for one worker). */
+void tcpb_stats_merge(struct tcpb_stats *dst, const struct tcpb_stats *src);
 
 #endif

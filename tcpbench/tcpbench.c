@@ -2,7 +2,8 @@
  * tcpbench.c -- main: a DNS-over-TCP connection-rate generator for the
  * root-server capacity benchmarks (issue 8). One new TCP connection per
  * query, open loop in absolute time, with the paper's self-check that
- * every connection started within a margin of its scheduled time.
+ * every connection started within a margin of its scheduled time, spread
+ * over worker processes (worker.h) whose results are merged here.
  *
  * Exit status: 0 valid run, 1 error, 3 generator-limited (self-check
  * failed; results still written), 4 interrupted (results written).
@@ -14,18 +15,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include "engine.h"
+#include <time.h>
 #include "network.h"
 #include "options.h"
 #include "output.h"
 #include "query.h"
 #include "schedule.h"
 #include "stats.h"
+#include "worker.h"
 
 #define TCPB_EXIT_OK 0
 #define TCPB_EXIT_ERROR 1
 #define TCPB_EXIT_GENERATOR_LIMITED 3
 #define TCPB_EXIT_INTERRUPTED 4
+
+/* t0 this far ahead without --start-at: time for the workers to fork and
+ * set up before their first connection is due. */
+#define TCPB_LEAD_NS 50000000u
 
 /* Raise RLIMIT_NOFILE to at least need; -1 with a message. */
 static int
@@ -66,6 +72,49 @@ load_queries(const struct tcpb_options *o, struct tcpb_querylist *ql, char *err,
 	return tcpb_querylist_add(ql, &spec, err, errlen);
 }
 
+/* t0 on CLOCK_MONOTONIC (and its CLOCK_REALTIME): now + TCPB_LEAD_NS, or
+ * --start-at, which must be at most 1 s past and 1 hour ahead. */
+static int
+choose_t0(const struct tcpb_options *o, uint64_t *t0, long double *t0_real,
+	char *err, size_t errlen)
+{
+	struct timespec rt;
+	uint64_t mono = tcpb_now_ns();
+	long double real, ahead;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	real = (long double)rt.tv_sec + (long double)rt.tv_nsec / 1e9L;
+	if (!o->has_start_at) {
+		*t0 = mono + TCPB_LEAD_NS;
+		*t0_real = real + (long double)TCPB_LEAD_NS / 1e9L;
+		return 0;
+	}
+	ahead = o->start_at - real;
+	if (ahead < -1.0L) {
+		snprintf(err, errlen, "--start-at %.6Lf is %.3Lf s in the past (at most 1 s allowed)",
+			o->start_at, -ahead);
+		return -1;
+	}
+	if (ahead > 3600.0L) {
+		snprintf(err, errlen, "--start-at %.6Lf is %.0Lf s ahead (at most 1 hour allowed)",
+			o->start_at, ahead);
+		return -1;
+	}
+	if (ahead >= 0)
+		*t0 = mono + (uint64_t)llroundl(ahead * 1e9L);
+	else
+		*t0 = mono - (uint64_t)llroundl(-ahead * 1e9L);
+	*t0_real = o->start_at;
+	if (!o->quiet && ahead > 1.0L)
+		fprintf(stderr, "tcpbench: waiting %.1Lf s for --start-at\n", ahead);
+	return 0;
+}
+
+static double
+tv_seconds(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -73,17 +122,22 @@ main(int argc, char **argv)
 	struct tcpb_querylist ql;
 	struct tcpb_sources src;
 	struct tcpb_addr dst;
+	struct tcpb_schedule sch;
 	struct tcpb_stats stats;
-	struct tcpb_engine *e = NULL;
+	struct tcpb_slot *slots = NULL;
+	struct tcpb_workers ws;
 	struct tcpb_report r;
-	struct rusage ru;
+	struct rusage self, children;
 	char err[1024];
-	uint64_t need, nofile = 0;
-	int rc = TCPB_EXIT_ERROR, r_opt;
+	uint64_t need, nofile = 0, t0 = 0, end = 0, last = 0;
+	long double t0_real = 0;
+	size_t nslot;
+	unsigned k;
+	int rc = TCPB_EXIT_ERROR, r_opt, interrupted;
 
 	memset(&src, 0, sizeof(src));
+	memset(&ws, 0, sizeof(ws));
 	tcpb_querylist_init(&ql);
-	memset(&stats, 0, sizeof(stats));
 	r_opt = tcpb_options_parse(&o, argc, argv, err, sizeof(err));
 	if (r_opt == 1)
 		return TCPB_EXIT_OK;
@@ -103,35 +157,54 @@ main(int argc, char **argv)
 	if (o.sources && tcpb_sources_parse(&src, o.sources, dst.sa.ss_family,
 		o.sources_max, err, sizeof(err)) < 0)
 		goto error;
-	need = tcpb_schedule_max_inflight(o.rate, o.timeout_ms, o.margin_pct) + 32;
+	if (tcpb_schedule_init(&sch, o.rate, o.duration_s, 0) < 0) {
+		snprintf(err, sizeof(err), "rate %g x duration %g gives no valid connection count",
+			o.rate, o.duration_s);
+		goto error;
+	}
+	/* Each worker has a file limit of its own (inherited from here). */
+	need = tcpb_schedule_max_inflight(o.rate / o.workers, o.timeout_ms, o.margin_pct)
+		+ o.max_burst + 32;
 	if (raise_nofile(need, &nofile, err, sizeof(err)) < 0)
 		goto error;
-	if (tcpb_stats_init(&stats, (size_t)ceil(o.duration_s)) < 0) {
+	nslot = tcpb_stats_nslots(o.duration_s, o.series_ms);
+	slots = calloc(nslot, sizeof(*slots));
+	if (!slots) {
 		snprintf(err, sizeof(err), "calloc: %s", strerror(errno));
 		goto error;
 	}
-	e = tcpb_engine_create(&o, &ql, &src, &dst, &stats, err, sizeof(err));
-	if (!e || tcpb_engine_run(e, err, sizeof(err)) < 0)
+	tcpb_stats_init(&stats, slots, nslot, o.series_ms);
+	if (choose_t0(&o, &t0, &t0_real, err, sizeof(err)) < 0)
 		goto error;
-	getrusage(RUSAGE_SELF, &ru);
+	if (tcpb_workers_run(&ws, &o, &ql, &src, &dst, t0, err, sizeof(err)) < 0)
+		goto error;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &children);
 
+	interrupted = ws.interrupted;
+	for (k = 0; k < ws.n; k++) {
+		tcpb_stats_merge(&stats, &ws.w[k].stats);
+		if (ws.w[k].end_ns > end)
+			end = ws.w[k].end_ns;
+		if (ws.w[k].last_start_ns > last)
+			last = ws.w[k].last_start_ns;
+		interrupted |= ws.w[k].interrupted;
+	}
 	memset(&r, 0, sizeof(r));
 	r.o = &o;
 	r.s = &stats;
-	{
-		struct tcpb_schedule sch;
-		tcpb_schedule_init(&sch, o.rate, o.duration_s, 0);
-		r.scheduled = sch.count;
-	}
-	r.valid = stats.late_starts == 0 && stats.late_timeouts == 0 && stats.pool_exhausted == 0;
-	r.interrupted = tcpb_engine_interrupted(e);
+	r.ws = &ws;
+	r.scheduled = sch.count;
+	r.valid = tcpb_stats_valid(&stats);
+	r.interrupted = interrupted;
 	r.margin_us = (double)tcpb_schedule_margin_ns(o.timeout_ms, o.margin_pct) / 1000.0;
-	r.elapsed_s = (double)tcpb_engine_elapsed_ns(e) / 1e9;
-	r.last_start_s = (double)tcpb_engine_last_start_ns(e) / 1e9;
-	r.cpu_user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-	r.cpu_sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	r.elapsed_s = end > t0 ? (double)(end - t0) / 1e9 : 0;
+	r.last_start_s = (double)last / 1e9;
+	r.t0_realtime = t0_real;
+	/* The whole generator: the parent and every worker. */
+	r.cpu_user_s = tv_seconds(&self.ru_utime) + tv_seconds(&children.ru_utime);
+	r.cpu_sys_s = tv_seconds(&self.ru_stime) + tv_seconds(&children.ru_stime);
 	r.rlimit_nofile = nofile;
-	r.max_inflight = tcpb_engine_max_inflight(e);
 	r.nsources = src.n;
 	r.nqueries = ql.n;
 	r.unknown_tokens = ql.unknown_tokens;
@@ -150,8 +223,8 @@ error:
 	fprintf(stderr, "tcpbench: error: %s\n", err);
 	rc = TCPB_EXIT_ERROR;
 out:
-	tcpb_engine_free(e);
-	tcpb_stats_free(&stats);
+	tcpb_workers_free(&ws);
+	free(slots);
 	tcpb_sources_free(&src);
 	tcpb_querylist_free(&ql);
 	return rc;

@@ -5,13 +5,16 @@ TCPB_LIBS := $(shell pkg-config --libs libevent ldns) -lm
 # analysis/json.c: escaped JSON strings, shared with dnsstat.
 TCPB_MODULES := tcpbench/options.c tcpbench/network.c tcpbench/query.c \
                 tcpbench/schedule.c tcpbench/stats.c tcpbench/histogram.c \
-                tcpbench/output.c tcpbench/engine.c \
+                tcpbench/output.c tcpbench/engine.c tcpbench/worker.c \
                 analysis/json.c
 
 $(eval $(call c_program,tcpbench/tcpbench,tcpbench/tcpbench.c $(TCPB_MODULES),$(TCPB_LIBS)))
 
 # Test helper: a listener that accepts and resets (SO_LINGER 0) at once.
 $(eval $(call c_program,tcpbench/tests/rst-server,tcpbench/tests/rst-server.c,))
+
+# Test helper: histograms for the hist.jq merge test (80-hist-merge).
+$(eval $(call c_program,tcpbench/tests/hist-dump,tcpbench/tests/hist-dump.c tcpbench/output.c tcpbench/stats.c tcpbench/histogram.c analysis/json.c,-lm))
 
 $(eval $(call c_unit_test,tcpbench/tests/test-histogram,tcpbench/tests/test-histogram.c tcpbench/histogram.c,-lm))
 $(eval $(call c_unit_test,tcpbench/tests/test-query,tcpbench/tests/test-query.c tcpbench/query.c,$(shell pkg-config --libs ldns)))
