@@ -46,7 +46,7 @@ def players_of: [.players[].player] | unique;
 def run_loss:
   . as $r | players_of as $pl
   | ([$r.players[] | .result // {} | .failed // {} | ((.local | nz) + (.unreachable | nz))] | add // 0) as $gen
-  | ($r | sum(.players[] | .result.succeeded)) as $ok
+  | ([$r.players[] | .result.succeeded | nz] | add // 0) as $ok
   | ($r | mib($r.servers; "TcpPassiveOpens")) as $opens
   | {generator: $gen,
      player_kernel: (($r | dev_drops($pl)) + ($r | mib($pl; "IpInDiscards")) + ($r | mib($pl; "IpOutDiscards"))),
