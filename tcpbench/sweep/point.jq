@@ -60,7 +60,20 @@ def run_loss:
                     + ($r | mib($r.servers; "TcpExtTCPReqQFullDrop"))),
      server_socket: (($r | mib($r.servers; "TcpExtTCPBacklogDrop")) + ($r | mib($r.servers; "TcpExtTCPRcvQDrop"))
                      + ($r | mib($r.servers; "UdpRcvbufErrors"))),
-     daemon: ([$opens - $ok, 0] | max)};
+     daemon: (([$opens - $ok, 0] | max)
+              + ([$r.players[] | .result.failed.refused | nz] | add // 0))};
+
+# overflow_samples: the samples of one run in which a server's accept
+# queue overflowed, with how busy the server CPUs were in them (from idle
+# time): a daemon that stopped accepting leaves its CPU idle, one starved of
+# CPU does not.
+def overflow_samples:
+  . as $r
+  | [$r.series // [] | .[]
+     | ([$r.servers[] as $x | .ns[$x].TcpExtListenOverflows | nz] | add // 0) as $o
+     | select($o > 0)
+     | {t, overflows: $o,
+        server_cpu_busy_pct: ([$r.cpus.server[] as $c | .cpu[$c] // {} | select(.wall_ms > 0) | .busy_ms * 100 / .wall_ms] | max // null)}];
 
 # run_stalls: the stalls of one run, each with the role of its CPU and its
 # source: tw_expiry when a player's TIME-WAIT count fell by 1000 or more in
@@ -135,6 +148,8 @@ def point($settings):
               nsd_tcp: ($runs | sum(nsd_delta("num.tcp")))},
      tw_expiry: {largest_fall: ([$runs[] | .sample.tw // {} | .[] | .largest_drop_in_one_sample | nz] | max // 0)},
      stalls: $stalls,
+     overflow_samples: ([$runs[] | overflow_samples[]] | length),
+     overflow_server_cpu_busy_max: ([$runs[] | overflow_samples[] | .server_cpu_busy_pct // empty] | max // null),
      reruns: ([$runs[] | .reruns // [] | .[]])};
 
 # point_csv_header / point_csv_row: the flat table gnuplot and the report read.

@@ -90,7 +90,9 @@ def stall_needed_ms($backlog):
 
 # accept_queue_cause($settings): why an accept queue overflowed at this
 # point: the longest stall on a server CPU that could fill the backlog, and
-# who caused it; else a daemon that cannot keep up (its CPU full); else
+# who caused it; else a daemon that cannot keep up (its CPU full); else a
+# daemon that stopped accepting while its CPU had time to spare (the queue
+# overflowed in samples where the server CPU was not busy); else
 # undetermined.
 def accept_queue_cause($settings):
   . as $p | stall_needed_ms($settings.backlog) as $need
@@ -110,9 +112,9 @@ def accept_queue_cause($settings):
     elif (($p.server.cpu_busy_pct // 0) >= 95 or ($p.server.nsd_cpu_pct // 0) >= 95 * ($p.servers // 1)) then
       {mechanism: "cpu", caused_by: "server", stall_needed_ms: $need,
        because: "no stall long enough, but the server CPU was \($p.server.cpu_busy_pct)% busy (NSD \($p.server.nsd_cpu_pct)% of a CPU): the daemon does not accept as fast as connections arrive"}
-    elif (($p.server.accept_queue_peak // 0) > 0 and ($settings.tcp_count // 0) > 0 and ($p.server.open_connections_peak // 0) >= $settings.tcp_count) then
-      {mechanism: "tcp_count", caused_by: "server", stall_needed_ms: $need,
-       because: "the daemon had tcp-count (\($settings.tcp_count)) connections open and stopped accepting"}
+    elif (($p.overflow_samples // 0) > 0 and $p.overflow_server_cpu_busy_max != null and $p.overflow_server_cpu_busy_max < 90) then
+      {mechanism: "daemon_stall", caused_by: "server", stall_needed_ms: $need,
+       because: "a stall of the server daemon: the accept queue overflowed in \($p.overflow_samples) samples while the server CPU was at most \($p.overflow_server_cpu_busy_max | round)% busy and no CPU stall was seen: the daemon stopped accepting with CPU to spare (stopped, blocked, or at its tcp-count of \($settings.tcp_count))"}
     else
       {mechanism: "unknown", caused_by: "unknown", stall_needed_ms: $need,
        because: "no stall of \($need // "?") ms or more on the server CPU was seen and its CPU was not full (\($p.server.cpu_busy_pct // "?")% busy): undetermined"}
@@ -139,6 +141,17 @@ def verdict_at($below; $settings):
        evidence: "\($l.what) lost \($l.lost) (\($l.per_1000) per 1000 connections, \($l.per_1000_below) below the knee)"}
     end;
 
+# verdict_words: the verdict's layer and mechanism in words.
+def verdict_words:
+  if .layer == "accept_queue" or .layer == "server_cpu_backlog" then
+    (if .layer == "accept_queue" then "accept queue overflow" else "server CPU input backlog overflow" end)
+    + (if .mechanism == "stall" then
+         " during a " + (if .caused_by == "rig" then "rig" else "server" end) + " stall (\(.stall.length_ms) ms, \(.stall.kind), \(.stall.source))"
+       elif .mechanism == "daemon_stall" then " during a server stall (the daemon stopped accepting)"
+       elif .mechanism == "cpu" then " with the server CPU full"
+       else ", cause undetermined" end)
+  else "\(.layer)" end;
+
 # knee_verdict($settings): the verdict at the 0.1 % crossing, or at the
 # point that ended the sweep when the generator stopped it first.
 def knee_verdict($settings):
@@ -156,8 +169,8 @@ def knee_verdict($settings):
       | ($k | verdict_at($b; $settings)) as $vd
       | $vd + {at_rate: $c.rate, knee: true,
                server_capacity: ($vd.caused_by == "server"),
-               summary: (if $vd.caused_by == "server" then "knee at \($c.rate)/s: the server's (\($vd.layer))"
-                         elif $vd.caused_by == "rig" then "knee at \($c.rate)/s caused by the rig (\($vd.layer)), not the server's capacity"
+               summary: (if $vd.caused_by == "server" then "knee at \($c.rate)/s: the server's: \($vd | verdict_words)"
+                         elif $vd.caused_by == "rig" then "knee at \($c.rate)/s caused by the rig (\($vd | verdict_words)), not the server's capacity"
                          elif $vd.caused_by == "link" then "knee at \($c.rate)/s: the configured link"
                          else "knee at \($c.rate)/s, cause undetermined: not presented as the server's capacity" end)}
     end;
