@@ -15,7 +15,7 @@ TB_CONFIG="$TB_STATE/config.env"
 # ---------------------------------------------------------------- settings
 
 # Every setting `up` takes (environment, or a profile and KEY=VALUE arguments).
-TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT NSD_BACKLOG NSD_BUILD STEER"
+TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT NSD_BACKLOG NSD_BUILD STEER PLAYER_TW_BUCKETS"
 
 # tb_apply_profile FILE|"" KEY=VALUE...: the settings of an experiment's
 # profile: the file's KEY=VALUE lines, then the arguments, on top of the
@@ -59,6 +59,7 @@ tb_defaults() {
     : "${NSD_TCP_TIMEOUT:=3}"
     : "${STEER:=rps}"
     : "${NSD_BACKLOG:=256}"
+    : "${PLAYER_TW_BUCKETS:=default}"
     # Debian's NSD listens with a fixed backlog of 256; any other backlog
     # needs the rebuilt NSD (docs/servers.md), which NSD_BUILD=rebuilt also
     # runs at 256, as the control that separates version from backlog.
@@ -90,6 +91,8 @@ tb_validate_config() {
     for n in NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT NSD_BACKLOG; do
         [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n=${!n} must be a positive integer"
     done
+    [ "$PLAYER_TW_BUCKETS" = default ] || [[ $PLAYER_TW_BUCKETS =~ ^[0-9]+$ ]] \
+        || die "PLAYER_TW_BUCKETS=$PLAYER_TW_BUCKETS must be 'default' or a number of TIME-WAIT sockets (0: none kept)"
     [ "$NSD_BACKLOG" -le 65535 ] || die "NSD_BACKLOG=$NSD_BACKLOG: listen() backlogs stop at 65535"
     case $NSD_BUILD in
         debian) [ "$NSD_BACKLOG" = 256 ] || die "NSD_BACKLOG=$NSD_BACKLOG needs NSD_BUILD=rebuilt: Debian's NSD listens with a fixed backlog of 256 (docs/servers.md)" ;;
@@ -296,6 +299,10 @@ tb_route_roles() {
         sysctl_set "$p" net.ipv4.conf.all.rp_filter=0 net.ipv4.ip_nonlocal_bind=1 \
             net.ipv6.ip_nonlocal_bind=1 net.ipv4.tcp_tw_reuse=1 \
             net.ipv4.ip_local_port_range="1024 65535"
+        # The players' TIME-WAIT sockets: the kernel's default, or a cap
+        # (0: none kept, so none expire in batches later).
+        [ -n "${TB_TW_DEFAULT:-}" ] || TB_TW_DEFAULT=$(sysctl -n net.ipv4.tcp_max_tw_buckets)
+        sysctl_set "$p" net.ipv4.tcp_max_tw_buckets="$([ "$PLAYER_TW_BUCKETS" = default ] && echo "$TB_TW_DEFAULT" || echo "$PLAYER_TW_BUCKETS")"
     done
     # The paper's `route add ... reject` on the Listener: it receives the
     # answers but must never send anything back (no ICMP port unreachable).
@@ -641,6 +648,7 @@ tb_status_json() {
         --argjson tc "$NSD_TCP_COUNT" --argjson tt "$NSD_TCP_TIMEOUT" --argjson sc "$NSD_SERVER_COUNT" \
         --arg build "$NSD_BUILD" --arg prog "$(tb_nsd_program nsd)" --argjson backlog "$NSD_BACKLOG" \
         --argjson backlogs "$backlogs" \
+        --arg twb "${PLAYER_TW_BUCKETS:-default}" --arg twv "$(nsx player1 sysctl -n net.ipv4.tcp_max_tw_buckets 2>/dev/null || echo)" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" \
         --argjson roles "$(tb_roles_json)" '
@@ -649,6 +657,7 @@ tb_status_json() {
          link:(if $link == "none" then null else $link end),
          pinning:{servers:$scpu, clients:$ccpu},
          steering:{mode:$steer, rule:(if $steer == "rps" then "receive path of every interface on its role'"'"'s CPUs (RPS)" else "receive path on the sending CPU (veth default)" end)},
+         player_tw_buckets:{setting:$twb, value:($twv | tonumber? // null)},
          profile:(if $profile == "" then null else ($profile | ltrimstr($top + "/")) end),
          cgroups:$cg,
          service:{ipv4:$s4, ipv6:$s6},

@@ -1,9 +1,9 @@
-# tests/sweep-lib.sh: helpers of the tcp-sweep tests (5x-sweep-*.test).
+# tcpbench/sweep/tests/lib.sh: helpers of the TCP experiment's tests.
 # Source after scripts/lib/testlib.sh. The sweeps run on the test testbed
 # (RB_PREFIX from scripts/check) into a scratch results directory (RB_RESULTS
 # too, so results/latest of the tree is left alone).
 
-SWEEP="$RB_TOP/tcpbench/tcp-sweep"
+SWEEP="$RB_TOP/tcpbench/sweep/run"
 
 # sweep_run RUNDIR [VAR=VALUE...]: a smoke sweep of 1p1s; sets SWEEP_RC and
 # SWEEP_SECS, keeps its output in RUNDIR.log.
