@@ -523,9 +523,11 @@ tb_render_nsd_conf() {
 
 # tb_nsd_stats_json ROLE: NSD's own counters (nsd-control stats_noreset,
 # over the control socket in the state directory) as one JSON object
-# {"num.queries": N, "num.tcp": N, ...}; {} when NSD is not running.
+# {"num.queries": N, "num.tcp": N, ...}; {} when NSD is not running or
+# does not answer within 3 s (stopped, stalled).
 tb_nsd_stats_json() {
-    { "$(tb_nsd_program nsd-control)" -c "$TB_STATE/$1/nsd.conf" stats_noreset 2>/dev/null || true; } \
+    # Bounded: a stopped or stalled NSD never answers its control socket.
+    { timeout 3 "$(tb_nsd_program nsd-control)" -c "$TB_STATE/$1/nsd.conf" stats_noreset 2>/dev/null || true; } \
         | jq -R -s -c '[split("\n")[] | select(test("^[a-zA-Z0-9._]+=[0-9.]+$")) | split("=")
                        | {(.[0]): (.[1] | tonumber)}] | add // {}'
 }
