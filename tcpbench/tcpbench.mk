@@ -12,6 +12,8 @@ $(eval $(call c_program,tcpbench/tcpbench,tcpbench/tcpbench.c $(TCPB_MODULES),$(
 
 # Test helper: a listener that accepts and resets (SO_LINGER 0) at once.
 $(eval $(call c_program,tcpbench/tests/rst-server,tcpbench/tests/rst-server.c,))
+# Test helper: answers each query well, short, with a wrong ID, QR clear, or tiny.
+$(eval $(call c_program,tcpbench/tests/answer-server,tcpbench/tests/answer-server.c,))
 
 # Test helper: histograms for the hist.jq merge test (80-hist-merge).
 $(eval $(call c_program,tcpbench/tests/hist-dump,tcpbench/tests/hist-dump.c tcpbench/output.c tcpbench/stats.c tcpbench/histogram.c analysis/json.c,-lm))
