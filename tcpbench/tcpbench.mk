@@ -21,6 +21,7 @@ $(eval $(call c_program,tcpbench/tests/hist-dump,tcpbench/tests/hist-dump.c tcpb
 $(eval $(call c_unit_test,tcpbench/tests/test-histogram,tcpbench/tests/test-histogram.c tcpbench/histogram.c,-lm))
 $(eval $(call c_unit_test,tcpbench/tests/test-query,tcpbench/tests/test-query.c tcpbench/query.c,$(shell pkg-config --libs ldns)))
 $(eval $(call c_unit_test,tcpbench/tests/test-sources,tcpbench/tests/test-sources.c tcpbench/network.c tcpbench/stats.c tcpbench/histogram.c,-lm))
+$(eval $(call c_unit_test,tcpbench/tests/test-stats,tcpbench/tests/test-stats.c tcpbench/stats.c tcpbench/histogram.c,-lm))
 $(eval $(call c_unit_test,tcpbench/tests/test-schedule,tcpbench/tests/test-schedule.c tcpbench/schedule.c,-lm))
 
 .PHONY: tcpbench-bench
