@@ -477,9 +477,9 @@ tcpb_engine_create(const struct tcpb_options *o, struct tcpb_querylist *ql,
 	e->qstep = nworkers % ql->n;
 	if (getrandom(&e->rng, sizeof(e->rng), 0) != sizeof(e->rng) || e->rng == 0)
 		e->rng = (uint64_t)tcpb_now_ns() | 1;
-	/* This worker's share of the rate, plus room for one burst. */
-	e->pool_n = tcpb_schedule_max_inflight(o->rate / nworkers, o->timeout_ms, o->margin_pct)
-		+ o->max_burst;
+	/* This worker's share of the rate. In a valid run no start is later
+	 * than the margin, so a burst of catch-up starts fits too. */
+	e->pool_n = tcpb_schedule_max_inflight(o->rate / nworkers, o->timeout_ms, o->margin_pct);
 	if (e->pool_n > tcpb_schedule_class_count(&e->sched) + 1)
 		e->pool_n = tcpb_schedule_class_count(&e->sched) + 1;
 	e->pool = calloc(e->pool_n, sizeof(*e->pool));
