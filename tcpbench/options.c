@@ -41,7 +41,8 @@ tcpb_options_usage(FILE *f)
 "                each pinned to one allowed CPU when N > 1\n"
 "  --start-at T  t0 at CLOCK_REALTIME T (seconds since the epoch, with a\n"
 "                fraction); at most 1 s past and 1 hour ahead\n"
-"exit: 0 valid run, 1 error, 3 generator-limited (self-check failed),\n"
+"exit: 0 valid run, 1 error (also: a worker died), 3 generator-limited\n"
+"      (self-check failed: late starts or timeouts, pool, burst over --max-burst),\n"
 "      4 interrupted (SIGINT/SIGTERM; results written, marked interrupted)\n");
 }
 

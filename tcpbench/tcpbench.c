@@ -163,8 +163,7 @@ main(int argc, char **argv)
 		goto error;
 	}
 	/* Each worker has a file limit of its own (inherited from here). */
-	need = tcpb_schedule_max_inflight(o.rate / o.workers, o.timeout_ms, o.margin_pct)
-		+ o.max_burst + 32;
+	need = tcpb_schedule_max_inflight(o.rate / o.workers, o.timeout_ms, o.margin_pct) + 32;
 	if (raise_nofile(need, &nofile, err, sizeof(err)) < 0)
 		goto error;
 	nslot = tcpb_stats_nslots(o.duration_s, o.series_ms);

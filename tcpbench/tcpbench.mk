@@ -12,6 +12,8 @@ $(eval $(call c_program,tcpbench/tcpbench,tcpbench/tcpbench.c $(TCPB_MODULES),$(
 
 # Test helper: a listener that accepts and resets (SO_LINGER 0) at once.
 $(eval $(call c_program,tcpbench/tests/rst-server,tcpbench/tests/rst-server.c,))
+# Test helper: answers each query well, short, with a wrong ID, QR clear, or tiny.
+$(eval $(call c_program,tcpbench/tests/answer-server,tcpbench/tests/answer-server.c,))
 
 # Test helper: histograms for the hist.jq merge test (80-hist-merge).
 $(eval $(call c_program,tcpbench/tests/hist-dump,tcpbench/tests/hist-dump.c tcpbench/output.c tcpbench/stats.c tcpbench/histogram.c analysis/json.c,-lm))
@@ -19,6 +21,7 @@ $(eval $(call c_program,tcpbench/tests/hist-dump,tcpbench/tests/hist-dump.c tcpb
 $(eval $(call c_unit_test,tcpbench/tests/test-histogram,tcpbench/tests/test-histogram.c tcpbench/histogram.c,-lm))
 $(eval $(call c_unit_test,tcpbench/tests/test-query,tcpbench/tests/test-query.c tcpbench/query.c,$(shell pkg-config --libs ldns)))
 $(eval $(call c_unit_test,tcpbench/tests/test-sources,tcpbench/tests/test-sources.c tcpbench/network.c tcpbench/stats.c tcpbench/histogram.c,-lm))
+$(eval $(call c_unit_test,tcpbench/tests/test-stats,tcpbench/tests/test-stats.c tcpbench/stats.c tcpbench/histogram.c,-lm))
 $(eval $(call c_unit_test,tcpbench/tests/test-schedule,tcpbench/tests/test-schedule.c tcpbench/schedule.c,-lm))
 
 .PHONY: tcpbench-bench

@@ -218,7 +218,7 @@ tcpb_workers_run(struct tcpb_workers *ws, const struct tcpb_options *o,
 {
 	static int cpus[CPU_SETSIZE];
 	sigset_t sigs, old;
-	int ncpu, *live = NULL, ret = -1;
+	int ncpu, *live, ret = -1;
 	unsigned k, nlive = 0;
 	pid_t parent = getpid(), pid;
 	size_t wlen;
@@ -240,7 +240,7 @@ tcpb_workers_run(struct tcpb_workers *ws, const struct tcpb_options *o,
 	}
 	ws->w = ws->map;
 	ws->slot = (struct tcpb_slot *)((char *)ws->map + wlen);
-	live = calloc(ws->n, sizeof(*live));
+	live = ws->live = calloc(ws->n, sizeof(*live));
 	if (!live) {
 		snprintf(err, errlen, "calloc: %s", strerror(errno));
 		return -1;
@@ -277,7 +277,6 @@ tcpb_workers_run(struct tcpb_workers *ws, const struct tcpb_options *o,
 		ret = worker_supervise(ws, o, live, nlive, t0_ns, &sigs, err, errlen);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	free(live);
 	return ret;
 }
 
@@ -286,5 +285,6 @@ tcpb_workers_free(struct tcpb_workers *ws)
 {
 	if (ws->map)
 		munmap(ws->map, ws->maplen);
+	free(ws->live);
 	memset(ws, 0, sizeof(*ws));
 }

@@ -40,6 +40,7 @@ struct tcpb_workers {
 	struct tcpb_worker *w;  /* n of them, in shared memory */
 	struct tcpb_slot *slot; /* n x nslot, in shared memory */
 	size_t nslot;
+	int *live;              /* parent: worker k not yet reaped */
 	void *map;
 	size_t maplen;
 	int interrupted;        /* the parent got SIGINT or SIGTERM */

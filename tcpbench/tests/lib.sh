@@ -80,6 +80,17 @@ tcpb_start_rst_server() {
     fail "rst-server did not come up: $(cat "$TEST_TMP/rst.err")"
 }
 
+# tcpb_start_answer_server ADDR PORT MODE: tests/answer-server answering
+# every query as MODE says (good, short, badid, noqr, tiny).
+tcpb_start_answer_server() {
+    local out="$TEST_TMP/answer-$3.out"
+    "$RB_TOP/tcpbench/tests/answer-server" "$1" "$2" 60 "$3" > "$out" 2>"$TEST_TMP/answer-$3.err" &
+    TCPB_PIDS+=("$!")
+    local i
+    for i in $(seq 50); do grep -q ready "$out" && return 0; sleep 0.1; done
+    fail "answer-server $3 did not come up: $(cat "$TEST_TMP/answer-$3.err")"
+}
+
 # tcpb_run JSON ARGS...: run tcpbench, JSON to the file; sets TCPB_RC.
 tcpb_run() {
     local json=$1; shift

@@ -4,9 +4,23 @@
  * connection i is at i/R seconds after t0 (exact for integer rates, in
  * absolute time, independent of any other connection); offsets never go
  * backwards; the margin is pct of the timeout; lateness beyond it trips.
+ * Worker classes: worker k of N owns i = k, k+N, ...; the number due at a
+ * time equals a brute-force count over the schedule, for every class.
  */
 #include <stdio.h>
 #include "../schedule.h"
+
+/* Brute force: connections of class (first, stride) from next on that
+ * are due at now. */
+static uint64_t
+due_brute(const struct tcpb_schedule *s, uint64_t now)
+{
+	uint64_t i, n = 0;
+	for (i = s->next; i < s->count; i += s->stride)
+		if (tcpb_schedule_at_ns(s, i) <= now)
+			n++;
+	return n;
+}
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
@@ -55,6 +69,48 @@ main(void)
 	CHECK(!tcpb_schedule_too_late(&s, 100000000u));
 	CHECK(tcpb_schedule_too_late(&s, 100000001u));
 	CHECK(!tcpb_schedule_too_late(&s, 0));
+
+	/* Due counts: whole schedule, then worker classes, against brute force. */
+	CHECK(tcpb_schedule_init(&s, 1000, 1, 0) == 0);
+	s.t0_ns = 1000000000u;
+	CHECK(tcpb_schedule_class_count(&s) == 1000);
+	CHECK(tcpb_schedule_due_total(&s, 999999999u) == 0);     /* before t0 */
+	CHECK(tcpb_schedule_due_total(&s, 1000000000u) == 1);    /* i = 0 at t0 */
+	CHECK(tcpb_schedule_due_total(&s, 1000999999u) == 1);
+	CHECK(tcpb_schedule_due_total(&s, 1001000000u) == 2);
+	CHECK(tcpb_schedule_due_total(&s, 5000000000u) == 1000); /* all, no more */
+	CHECK(tcpb_schedule_init(&s, 3, 1, 0) == 0);
+	CHECK(tcpb_schedule_due_total(&s, 333333332) == 1);
+	CHECK(tcpb_schedule_due_total(&s, 333333333) == 2);
+	{
+		static const double rates[] = { 1000, 3, 18000, 7777.7 };
+		uint64_t r, k, n, now, stride;
+		for (r = 0; r < 4; r++)
+			for (stride = 1; stride <= 3; stride++)
+				for (k = 0; k < stride; k++) {
+					CHECK(tcpb_schedule_init(&s, rates[r], 2, 0) == 0);
+					s.t0_ns = 500;
+					tcpb_schedule_set_class(&s, k, stride);
+					CHECK(s.next == k);
+					CHECK(tcpb_schedule_class_count(&s) == (s.count - k + stride - 1) / stride);
+					for (now = 0; now < 2100000000u; now += 1234567) {
+						n = tcpb_schedule_due(&s, now);
+						CHECK(n == due_brute(&s, now));
+						/* Start half of what is due: the rest stays due. */
+						s.next += (n / 2) * s.stride;
+						if (failures)
+							return 1;
+					}
+				}
+	}
+	CHECK(tcpb_schedule_init(&s, 10, 1, 0) == 0);
+	tcpb_schedule_set_class(&s, 1, 3);                      /* 1, 4, 7 */
+	CHECK(tcpb_schedule_class_count(&s) == 3);
+	CHECK(!tcpb_schedule_done(&s));
+	s.next = 10;
+	CHECK(tcpb_schedule_done(&s));
+	tcpb_schedule_set_class(&s, 12, 16);                    /* nothing */
+	CHECK(tcpb_schedule_class_count(&s) == 0);
 
 	/* Pool: rate x (timeout + margin) + 64. */
 	CHECK(tcpb_schedule_max_inflight(20000, 2000, 5.0) == 42000 + 64);

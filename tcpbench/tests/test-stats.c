@@ -1,0 +1,99 @@
+/*
+ * test-stats.c -- unit test of tcpbench's counters, time series and merge.
+ * Must hold: the series has ceil(duration / slot) slots, a connection
+ * lands in the slot of its scheduled offset (the last one for anything
+ * later); latency_us holds successes and failures, answered_us successes
+ * only; a wake-up that starts fewer than were due is a deferral and makes
+ * the stats invalid, as do late starts, late timeouts and pool
+ * exhaustion; merging sums counts and series, takes maxima, sums
+ * in-flight peaks and merges the histograms.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "../stats.h"
+
+static int failures;
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+
+#define MS UINT64_C(1000000)
+
+int
+main(void)
+{
+	static struct tcpb_stats a, b;
+	static struct tcpb_slot sa[20], sb[20];
+
+	CHECK(tcpb_stats_nslots(2, 100) == 20);
+	CHECK(tcpb_stats_nslots(1.05, 100) == 11);
+	CHECK(tcpb_stats_nslots(0.01, 100) == 1);
+	CHECK(tcpb_stats_nslots(10, 1000) == 10);
+
+	tcpb_stats_init(&a, sa, 20, 100);
+	CHECK(tcpb_stats_slot(&a, 0) == 0);
+	CHECK(tcpb_stats_slot(&a, 99 * MS) == 0);
+	CHECK(tcpb_stats_slot(&a, 100 * MS) == 1);
+	CHECK(tcpb_stats_slot(&a, 5000 * MS) == 19);     /* clamped */
+	CHECK(tcpb_stats_valid(&a));
+
+	/* Two connections in slot 3: one answered after 2 ms, one refused
+	 * after 1 ms; one in slot 4 timed out after 1000 ms. */
+	tcpb_stats_start(&a, 310 * MS, 20000, 0);
+	tcpb_stats_in_flight(&a, 310 * MS, 1);
+	tcpb_stats_start(&a, 320 * MS, 90000, 0);
+	tcpb_stats_in_flight(&a, 320 * MS, 2);
+	tcpb_stats_wakeup(&a, 310 * MS, 2, 2);
+	tcpb_stats_success(&a, 310 * MS, 2 * MS);
+	tcpb_stats_failure(&a, 320 * MS, TCPB_CAUSE_REFUSED, 111, 1 * MS);
+	tcpb_stats_start(&a, 410 * MS, 10000, 0);
+	tcpb_stats_in_flight(&a, 410 * MS, 1);
+	tcpb_stats_wakeup(&a, 410 * MS, 1, 1);
+	tcpb_stats_failure(&a, 410 * MS, TCPB_CAUSE_TIMEOUT, 0, 1000 * MS);
+	CHECK(a.attempted == 3 && a.succeeded == 1 && a.failed == 2);
+	CHECK(a.cause[TCPB_CAUSE_REFUSED] == 1 && a.cause[TCPB_CAUSE_TIMEOUT] == 1);
+	CHECK(a.errnos[111] == 1);
+	CHECK(a.latency_us.count == 3 && a.latency_us.max == 1000000 && a.latency_us.min == 1000);
+	CHECK(a.answered_us.count == 1 && a.answered_us.max == 2000);
+	CHECK(a.lateness_us.count == 3 && a.max_lateness_ns == 90000);
+	CHECK(sa[3].attempted == 2 && sa[3].succeeded == 1 && sa[3].failed == 1);
+	CHECK(sa[3].max_lateness_us == 90 && sa[3].max_burst == 2 && sa[3].max_in_flight == 2);
+	CHECK(sa[4].attempted == 1 && sa[4].failed == 1 && sa[4].max_burst == 1);
+	CHECK(a.max_burst == 2 && a.max_due == 2 && a.burst_deferrals == 0);
+	CHECK(a.max_in_flight == 2);
+	CHECK(tcpb_stats_valid(&a));
+
+	/* A wake-up that leaves due connections behind: invalid. */
+	tcpb_stats_init(&b, sb, 20, 100);
+	tcpb_stats_wakeup(&b, 500 * MS, 490, 64);
+	CHECK(b.burst_deferrals == 1 && b.max_due == 490 && b.max_burst == 64);
+	CHECK(!tcpb_stats_valid(&b));
+	tcpb_stats_start(&b, 320 * MS, 5000000, 1);
+	tcpb_stats_in_flight(&b, 320 * MS, 5);
+	tcpb_stats_success(&b, 320 * MS, 7 * MS);
+	CHECK(b.late_starts == 1);
+
+	/* Merge b into a. */
+	tcpb_stats_merge(&a, &b);
+	CHECK(a.attempted == 4 && a.succeeded == 2 && a.failed == 2);
+	CHECK(a.late_starts == 1 && a.burst_deferrals == 1);
+	CHECK(a.max_due == 490 && a.max_burst == 64);
+	CHECK(a.max_lateness_ns == 5000000);
+	CHECK(a.max_in_flight == 2 + 5);                  /* peaks summed */
+	CHECK(a.latency_us.count == 4 && a.answered_us.count == 2 && a.answered_us.max == 7000);
+	CHECK(sa[3].attempted == 3 && sa[3].succeeded == 2 && sa[3].max_in_flight == 7);
+	CHECK(sa[3].max_lateness_us == 5000);
+	CHECK(sa[5].max_burst == 64);
+	CHECK(!tcpb_stats_valid(&a));
+
+	/* Each invalidating counter alone. */
+	tcpb_stats_init(&b, sb, 20, 100);
+	b.late_timeouts = 1;
+	CHECK(!tcpb_stats_valid(&b));
+	b.late_timeouts = 0;
+	b.pool_exhausted = 1;
+	CHECK(!tcpb_stats_valid(&b));
+
+	if (failures)
+		return 1;
+	printf("test-stats: ok\n");
+	return 0;
+}
