@@ -3,4 +3,4 @@
 # query is answered. The experiment serves each zone variant in turn (ZONES).
 LB=l3
 LINK=none
-STEER=rps
+STEER=none

@@ -2,4 +2,4 @@
 # balancer under test comes from LB (default l3), added by the experiment.
 LB=l3
 LINK=none
-STEER=rps
+STEER=none

@@ -3,4 +3,4 @@
 # LINK=$UDP_LINK (none, or the paper's 100mbit) and ZONES=$UDP_ZONES.
 LB=l3
 LINK=none
-STEER=rps
+STEER=none

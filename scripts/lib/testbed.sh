@@ -57,7 +57,7 @@ tb_defaults() {
     : "${NSD_SERVER_COUNT:=1}"
     : "${NSD_TCP_COUNT:=1000}"
     : "${NSD_TCP_TIMEOUT:=3}"
-    : "${STEER:=rps}"
+    : "${STEER:=none}"
     : "${NSD_BACKLOG:=256}"
     : "${PLAYER_TW_BUCKETS:=default}"
     # Debian's NSD listens with a fixed backlog of 256; any other backlog
