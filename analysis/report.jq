@@ -369,6 +369,21 @@ def tcp_section($b):
   + (if $e.summary then settings_table($e.summary; $e.file) + values_table($e.summary; $e.file; ["testbed","settings","configs"]) else "" end)
   + "</section>";
 
+# tcp-limits (make tcp-limits): how tcp-count and the backlog move the knee.
+def tcp_limits_section($b):
+  $b.exps["tcp-limits"] as $e | ($e.summary) as $s | $e.file as $f
+  | if $s == null then "" else
+      "<section id=\"tcp-limits\"><h2>TCP knee against NSD's tcp-count and the listen backlog \(status_badge($e))</h2>"
+      + "<p><b>What is measured.</b> The 1p1s TCP sweep once per combination of NSD's tcp-count and the servers' listen backlog. Each combination's knee is set beside the knee Little's law predicts from what was measured below it (the longest server stall against the backlog, the time a connection holds a tcp-count slot, the server CPU per connection); the figure puts predicted against measured.</p>"
+      + status_text($e; "the tcp-limits experiment")
+      + "<table class=\"csv\"><tr><th>tcp-count</th><th>backlog</th><th>knee (0.1 % failed)</th><th>predicted</th><th>predicted by</th><th>verdict</th></tr>"
+      + ([$s.combinations // [] | to_entries[] | .key as $i
+          | "<tr><td>\(val($s; $f; ["combinations",$i,"tcp_count"]))</td><td>\(val($s; $f; ["combinations",$i,"backlog"]))</td><td>\(val($s; $f; ["combinations",$i,"knee"]))</td><td>\(val($s; $f; ["combinations",$i,"predicted"]))</td><td>\(val($s; $f; ["combinations",$i,"predicted_by"]))</td><td>\(val($s; $f; ["combinations",$i,"verdict"]))</td></tr>"] | join(""))
+      + "</table>"
+      + figures($e) + tables($e; [])
+      + "</section>"
+    end;
+
 # ------------------------------------------------------------ page
 
 . as $b
@@ -386,5 +401,5 @@ def tcp_section($b):
 + bench_section + "\n" + testbed_section + "\n"
 + udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n"
 + udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n"
-+ sizes_section($b) + "\n" + lb_section($b) + "\n" + tcp_section($b) + "\n"
++ sizes_section($b) + "\n" + lb_section($b) + "\n" + tcp_section($b) + "\n" + tcp_limits_section($b) + "\n"
 + "</body></html>"

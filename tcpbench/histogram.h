@@ -5,7 +5,7 @@
  * value below 128 has its own bucket; above, every power of two is split
  * into 64 equal buckets, so any recorded value is reported within 1/64
  * (1.6 %) of itself. The maximum is kept exactly. Fixed size, no
- * allocation after tcpb_hist_create.
+ * allocation: tcpb_hist_init only clears it.
  */
 #ifndef TCPB_HISTOGRAM_H
 #define TCPB_HISTOGRAM_H
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* Values are clamped to TCPB_HIST_MAX (about 2^40, 12.7 days in us). */
+/* Values are clamped to TCPB_HIST_MAX (2^41 - 1 us, about 25 days). */
 #define TCPB_HIST_MAX_SHIFT 34
 #define TCPB_HIST_BUCKETS (128 + TCPB_HIST_MAX_SHIFT * 64)
 #define TCPB_HIST_MAX ((UINT64_C(128) << TCPB_HIST_MAX_SHIFT) - 1)

@@ -149,7 +149,8 @@ def point($settings):
      tw_expiry: {largest_fall: ([$runs[] | .sample.tw // {} | .[] | .largest_drop_in_one_sample | nz] | max // 0)},
      stalls: $stalls,
      overflow_samples: ([$runs[] | overflow_samples[]] | length),
-     overflow_server_cpu_busy_max: ([$runs[] | overflow_samples[] | .server_cpu_busy_pct // empty] | max // null),
+     overflow_server_cpu_busy_median: ([$runs[] | overflow_samples[] | .server_cpu_busy_pct // empty] | sort
+                                       | if length > 0 then .[length / 2 | floor] | round else null end),
      reruns: ([$runs[] | .reruns // [] | .[]])};
 
 # point_csv_header / point_csv_row: the flat table gnuplot and the report read.

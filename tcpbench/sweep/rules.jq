@@ -112,9 +112,9 @@ def accept_queue_cause($settings):
     elif (($p.server.cpu_busy_pct // 0) >= 95 or ($p.server.nsd_cpu_pct // 0) >= 95 * ($p.servers // 1)) then
       {mechanism: "cpu", caused_by: "server", stall_needed_ms: $need,
        because: "no stall long enough, but the server CPU was \($p.server.cpu_busy_pct)% busy (NSD \($p.server.nsd_cpu_pct)% of a CPU): the daemon does not accept as fast as connections arrive"}
-    elif (($p.overflow_samples // 0) > 0 and $p.overflow_server_cpu_busy_max != null and $p.overflow_server_cpu_busy_max < 90) then
+    elif (($p.overflow_samples // 0) > 0 and $p.overflow_server_cpu_busy_median != null and $p.overflow_server_cpu_busy_median < 90) then
       {mechanism: "daemon_stall", caused_by: "server", stall_needed_ms: $need,
-       because: "a stall of the server daemon: the accept queue overflowed in \($p.overflow_samples) samples while the server CPU was at most \($p.overflow_server_cpu_busy_max | round)% busy and no CPU stall was seen: the daemon stopped accepting with CPU to spare (stopped, blocked, or at its tcp-count of \($settings.tcp_count))"}
+       because: "a stall of the server daemon: the accept queue overflowed in \($p.overflow_samples) samples (100 ms) in which the server CPU was \($p.overflow_server_cpu_busy_median)% busy (median) and no CPU stall long enough was seen: the daemon stopped accepting with CPU to spare (stopped, blocked, or at its tcp-count of \($settings.tcp_count))"}
     else
       {mechanism: "unknown", caused_by: "unknown", stall_needed_ms: $need,
        because: "no stall of \($need // "?") ms or more on the server CPU was seen and its CPU was not full (\($p.server.cpu_busy_pct // "?")% busy): undetermined"}
