@@ -17,6 +17,7 @@
 #include "capture.h"
 #include "dnsmsg.h"
 #include "match.h"
+#include "outfile.h"
 #include "output.h"
 #include "stats.h"
 #include "tcpflow.h"
@@ -139,27 +140,22 @@ run_loop(struct ds_ctx *c, pcap_t *p, unsigned port, char *err,
 enum report_kind { REPORT_TEXT, REPORT_JSON, REPORT_SIZES };
 
 /* write_report: to stdout, or to path through a temporary file renamed
- * into place so no half-written report is left. */
+ * into place so no half-written report is left (outfile.c). */
 static int
 write_report(const char *path, enum report_kind kind,
 	const struct ds_stats *s, const struct ds_run_info *info)
 {
-	char *tmp = NULL;
+	struct rb_outfile of;
+	char err[1024];
 	FILE *out = stdout;
 	int rc;
 
 	if (path && strcmp(path, "-") != 0) {
-		if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
-			fprintf(stderr, "dnsstat: %s\n", strerror(errno));
+		if (rb_outfile_begin(&of, path, 1, err, sizeof(err)) != 0) {
+			fprintf(stderr, "dnsstat: %s\n", err);
 			return -1;
 		}
-		out = fopen(tmp, "w");
-		if (!out) {
-			fprintf(stderr, "dnsstat: %s: %s\n", tmp,
-				strerror(errno));
-			free(tmp);
-			return -1;
-		}
+		out = of.fp;
 	}
 	rc = kind == REPORT_JSON ? ds_output_json(out, s, info) :
 		kind == REPORT_TEXT ? ds_output_text(out, s, info) :
@@ -172,21 +168,11 @@ write_report(const char *path, enum report_kind kind,
 		}
 		return 0;
 	}
-	if (fclose(out) != 0 || rc != 0) {
-		fprintf(stderr, "dnsstat: writing %s: %s\n", tmp,
-			strerror(errno));
-		unlink(tmp);
-		free(tmp);
+	/* rc is ferror(out), which the commit checks too. */
+	if (rb_outfile_commit(&of, err, sizeof(err)) != 0) {
+		fprintf(stderr, "dnsstat: %s\n", err);
 		return -1;
 	}
-	if (rename(tmp, path) != 0) {
-		fprintf(stderr, "dnsstat: rename to %s: %s\n", path,
-			strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
 	return 0;
 }
 

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <ldns/ldns.h>
-#include "outfile.h"
+#include "../analysis/outfile.h"
 #include "pcapout.h"
 #include "profile.h"
 #include "qgen.h"
@@ -82,14 +82,14 @@ main(int argc, char **argv)
 	double rate = 2500.0, t = 0.0;
 	const char *profile_name = "root-2016", *zonefile = NULL, *pcap_path = NULL,
 	    *qlist_path = NULL, *dst_str = "198.18.0.53";
-	char *sets[64], *end;
+	char *sets[64], *end, err[1024];
 	int nsets = 0, print_profile = 0, c, k;
 	ur_profile profile;
 	ur_tlds tlds;
 	ur_qgen gen;
 	ur_rng traffic;
 	ur_pcapout pcap;
-	ur_outfile qlist;
+	struct rb_outfile qlist;
 	ur_addr src, dst;
 	ur_query q;
 	struct timespec start, stop;
@@ -164,7 +164,8 @@ main(int argc, char **argv)
 		ur_tlds_free(&tlds);
 		return 1;
 	}
-	if (ur_outfile_begin(&qlist, qlist_path, 1)) {
+	if (rb_outfile_begin(&qlist, qlist_path, 1, err, sizeof(err))) {
+		fprintf(stderr, "tracegen: %s\n", err);
 		ur_pcapout_abort(&pcap);
 		ur_tlds_free(&tlds);
 		return 1;
@@ -206,11 +207,12 @@ main(int argc, char **argv)
 			goto fail;
 	}
 	if (ur_pcapout_commit(&pcap)) {
-		ur_outfile_abort(&qlist);
+		rb_outfile_abort(&qlist);
 		ur_tlds_free(&tlds);
 		return 1;
 	}
-	if (ur_outfile_commit(&qlist)) {
+	if (rb_outfile_commit(&qlist, err, sizeof(err))) {
+		fprintf(stderr, "tracegen: %s\n", err);
 		unlink(pcap_path);
 		ur_tlds_free(&tlds);
 		return 1;
@@ -225,7 +227,7 @@ main(int argc, char **argv)
 	return 0;
 fail:
 	ur_pcapout_abort(&pcap);
-	ur_outfile_abort(&qlist);
+	rb_outfile_abort(&qlist);
 	ur_tlds_free(&tlds);
 	return 1;
 }
