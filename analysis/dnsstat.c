@@ -17,6 +17,7 @@
 #include "capture.h"
 #include "dnsmsg.h"
 #include "match.h"
+#include "numparse.h"
 #include "outfile.h"
 #include "output.h"
 #include "stats.h"
@@ -176,20 +177,6 @@ write_report(const char *path, enum report_kind kind,
 	return 0;
 }
 
-static int
-parse_uint(const char *s, unsigned long lo, unsigned long hi,
-	unsigned *out)
-{
-	char *end;
-	unsigned long v;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = (unsigned)v;
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -214,6 +201,7 @@ main(int argc, char **argv)
 	const char *output = NULL, *sizes = NULL, *filter = NULL, *name;
 	char err[PCAP_ERRBUF_SIZE + 256];
 	unsigned port = 53, bin = 16;
+	unsigned long u;
 	int json = 0, strict = 0, opt, status = 0, read_failed = 0;
 	pcap_t *p;
 
@@ -223,18 +211,20 @@ main(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'f': filter = optarg; break;
 		case 'p':
-			if (parse_uint(optarg, 0, 65535, &port) != 0) {
+			if (rb_parse_uint(optarg, 65535, &u) != 0) {
 				fprintf(stderr, "dnsstat: bad port '%s'\n",
 					optarg);
 				return 2;
 			}
+			port = (unsigned)u;
 			break;
 		case OPT_BIN:
-			if (parse_uint(optarg, 1, 65536, &bin) != 0) {
+			if (rb_parse_uint(optarg, 65536, &u) != 0 || u < 1) {
 				fprintf(stderr, "dnsstat: bad bin width '%s'\n",
 					optarg);
 				return 2;
 			}
+			bin = (unsigned)u;
 			break;
 		case OPT_SIZES: sizes = optarg; break;
 		case OPT_FULL: ctx.full = 1; break;

@@ -3,8 +3,9 @@
 
 TCPB_LIBS := $(shell pkg-config --libs libevent ldns) -lm
 # From analysis/ (shared with dnsstat, rbsample, udpreplay): json.c,
-# escaped JSON strings; outfile.c, results written whole or not at all.
-TCPB_SHARED := analysis/json.c analysis/outfile.c
+# escaped JSON strings; outfile.c, results written whole or not at all;
+# numparse.c, strict numbers.
+TCPB_SHARED := analysis/json.c analysis/outfile.c analysis/numparse.c
 TCPB_MODULES := tcpbench/options.c tcpbench/network.c tcpbench/query.c \
                 tcpbench/schedule.c tcpbench/stats.c tcpbench/histogram.c \
                 tcpbench/output.c tcpbench/engine.c tcpbench/worker.c \
@@ -21,8 +22,8 @@ $(eval $(call c_program,tcpbench/tests/answer-server,tcpbench/tests/answer-serve
 $(eval $(call c_program,tcpbench/tests/hist-dump,tcpbench/tests/hist-dump.c tcpbench/output.c tcpbench/stats.c tcpbench/histogram.c $(TCPB_SHARED),-lm))
 
 $(eval $(call c_unit_test,tcpbench/tests/test-histogram,tcpbench/tests/test-histogram.c tcpbench/histogram.c,-lm))
-$(eval $(call c_unit_test,tcpbench/tests/test-query,tcpbench/tests/test-query.c tcpbench/query.c,$(shell pkg-config --libs ldns)))
-$(eval $(call c_unit_test,tcpbench/tests/test-sources,tcpbench/tests/test-sources.c tcpbench/network.c tcpbench/stats.c tcpbench/histogram.c,-lm))
+$(eval $(call c_unit_test,tcpbench/tests/test-query,tcpbench/tests/test-query.c tcpbench/query.c analysis/numparse.c,$(shell pkg-config --libs ldns)))
+$(eval $(call c_unit_test,tcpbench/tests/test-sources,tcpbench/tests/test-sources.c tcpbench/network.c analysis/numparse.c tcpbench/stats.c tcpbench/histogram.c,-lm))
 $(eval $(call c_unit_test,tcpbench/tests/test-stats,tcpbench/tests/test-stats.c tcpbench/stats.c tcpbench/histogram.c,-lm))
 $(eval $(call c_unit_test,tcpbench/tests/test-schedule,tcpbench/tests/test-schedule.c tcpbench/schedule.c,-lm))
 

@@ -5,7 +5,6 @@
  * list. Streams: memory does not grow with the number of queries.
  */
 #include <arpa/inet.h>
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <ldns/ldns.h>
+#include "../analysis/numparse.h"
 #include "../analysis/outfile.h"
 #include "pcapout.h"
 #include "profile.h"
@@ -51,11 +51,8 @@ usage(FILE *out)
 static int
 ur_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, const char *what)
 {
-	char *end;
-	unsigned long long v;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || s[0] == '\0' || s[0] == '-' || v < lo || v > hi) {
+	uint64_t v;
+	if (rb_parse_u64(s, hi, &v) || v < lo) {
 		fprintf(stderr, "tracegen: %s '%s' must be an integer in %llu..%llu\n", what, s,
 		    (unsigned long long)lo, (unsigned long long)hi);
 		return -1;
@@ -82,7 +79,7 @@ main(int argc, char **argv)
 	double rate = 2500.0, t = 0.0;
 	const char *profile_name = "root-2016", *zonefile = NULL, *pcap_path = NULL,
 	    *qlist_path = NULL, *dst_str = "198.18.0.53";
-	char *sets[64], *end, err[1024];
+	char *sets[64], err[1024];
 	int nsets = 0, print_profile = 0, c, k;
 	ur_profile profile;
 	ur_tlds tlds;
@@ -101,9 +98,7 @@ main(int argc, char **argv)
 		case 's': if (ur_parse_u64(optarg, 0, UINT64_MAX, &seed, "SEED")) return 2; break;
 		case 'p': profile_name = optarg; break;
 		case 'r':
-			errno = 0;
-			rate = strtod(optarg, &end);
-			if (errno || *end || !(rate > 0 && rate <= 1e9)) {
+			if (rb_parse_double(optarg, &rate) || !(rate > 0 && rate <= 1e9)) {
 				fprintf(stderr, "tracegen: RATE '%s' must be a positive number of q/s\n", optarg);
 				return 2;
 			}
