@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "outfile.h"
 
 static void
@@ -22,7 +23,16 @@ int
 rb_outfile_begin(struct rb_outfile *o, const char *path, int open_fp,
 	char *err, size_t errlen)
 {
+	struct stat st;
+
 	memset(o, 0, sizeof(*o));
+	/* The rename would replace a device, FIFO or directory (run as root,
+	 * "-o /dev/null" would leave a regular file as /dev/null). */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file (a result file is "
+			"written beside it and renamed over it)", path);
+		return -1;
+	}
 	o->path = strdup(path);
 	if (!o->path || asprintf(&o->tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));

@@ -17,7 +17,9 @@ struct rb_outfile {
 };
 
 /* Pick the temporary name; with open_fp, also create it and open fp for
- * writing. -1 with a message in err, nothing left behind. */
+ * writing. -1 with a message in err, nothing left behind; also when path
+ * exists and is not a regular file (a device such as /dev/null, a FIFO, a
+ * directory), which the rename would replace. */
 int rb_outfile_begin(struct rb_outfile *o, const char *path, int open_fp,
 	char *err, size_t errlen);
 /* Close fp, checking for write errors, without renaming yet (for a caller

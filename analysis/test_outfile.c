@@ -4,8 +4,10 @@
  * PATH appear whole (every byte written) and leaves nothing else; abort
  * leaves nothing; a temporary file a library wrote (no fp) is renamed as
  * it is; a directory that does not exist, a failed write (/dev/full) and
- * a failed rename (PATH is a directory) are each reported with a message
- * naming the file and the cause, with no file left behind.
+ * a failed rename (PATH became a directory) are each reported with a
+ * message naming the file and the cause, with no file left behind; a
+ * PATH that exists and is not a regular file (FIFO, directory, device) is
+ * refused at the start and left as it was.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -156,17 +158,34 @@ test_errors(void)
 	}
 	UT_EQ(entries(), 0);
 
-	/* A rename that fails: the target is a directory. */
+	/* A rename that fails: the target became a directory meanwhile. */
 	snprintf(path, sizeof(path), "%s/taken", dir);
-	UT_EQ(mkdir(path, 0755), 0);
 	UT_EQ(rb_outfile_begin(&o, path, 1, err, sizeof(err)), 0);
 	fputs("result\n", o.fp);
+	UT_EQ(mkdir(path, 0755), 0);
 	err[0] = '\0';
 	UT_EQ(rb_outfile_commit(&o, err, sizeof(err)), -1);
 	UT_CHECK(strncmp(err, "rename ", 7) == 0);
 	UT_CHECK(strstr(err, strerror(EISDIR)) != NULL);
 	UT_EQ(entries(), 1);	/* the directory alone */
+
+	/* Not a regular file: refused before anything is written. */
+	err[0] = '\0';
+	UT_EQ(rb_outfile_begin(&o, path, 1, err, sizeof(err)), -1);
+	UT_CHECK(strstr(err, "taken: not a regular file") != NULL);
+	UT_EQ(entries(), 1);
 	rmdir(path);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	UT_EQ(mkfifo(path, 0600), 0);
+	UT_EQ(rb_outfile_begin(&o, path, 0, err, sizeof(err)), -1);
+	UT_EQ(entries(), 1);
+	unlink(path);
+	/* Without fp, so that nothing is created in /dev even if this fails. */
+	if (rb_outfile_begin(&o, "/dev/null", 0, err, sizeof(err)) == 0) {
+		UT_CHECK(!"/dev/null accepted");
+		rb_outfile_abort(&o);
+	}
+	UT_CHECK(strstr(err, "/dev/null: not a regular file") != NULL);
 }
 
 int
