@@ -17,6 +17,8 @@
 #include "capture.h"
 #include "dnsmsg.h"
 #include "match.h"
+#include "numparse.h"
+#include "outfile.h"
 #include "output.h"
 #include "stats.h"
 #include "tcpflow.h"
@@ -139,27 +141,22 @@ run_loop(struct ds_ctx *c, pcap_t *p, unsigned port, char *err,
 enum report_kind { REPORT_TEXT, REPORT_JSON, REPORT_SIZES };
 
 /* write_report: to stdout, or to path through a temporary file renamed
- * into place so no half-written report is left. */
+ * into place so no half-written report is left (outfile.c). */
 static int
 write_report(const char *path, enum report_kind kind,
 	const struct ds_stats *s, const struct ds_run_info *info)
 {
-	char *tmp = NULL;
+	struct rb_outfile of;
+	char err[1024];
 	FILE *out = stdout;
 	int rc;
 
 	if (path && strcmp(path, "-") != 0) {
-		if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
-			fprintf(stderr, "dnsstat: %s\n", strerror(errno));
+		if (rb_outfile_begin(&of, path, 1, err, sizeof(err)) != 0) {
+			fprintf(stderr, "dnsstat: %s\n", err);
 			return -1;
 		}
-		out = fopen(tmp, "w");
-		if (!out) {
-			fprintf(stderr, "dnsstat: %s: %s\n", tmp,
-				strerror(errno));
-			free(tmp);
-			return -1;
-		}
+		out = of.fp;
 	}
 	rc = kind == REPORT_JSON ? ds_output_json(out, s, info) :
 		kind == REPORT_TEXT ? ds_output_text(out, s, info) :
@@ -172,35 +169,11 @@ write_report(const char *path, enum report_kind kind,
 		}
 		return 0;
 	}
-	if (fclose(out) != 0 || rc != 0) {
-		fprintf(stderr, "dnsstat: writing %s: %s\n", tmp,
-			strerror(errno));
-		unlink(tmp);
-		free(tmp);
+	/* rc is ferror(out), which the commit checks too. */
+	if (rb_outfile_commit(&of, err, sizeof(err)) != 0) {
+		fprintf(stderr, "dnsstat: %s\n", err);
 		return -1;
 	}
-	if (rename(tmp, path) != 0) {
-		fprintf(stderr, "dnsstat: rename to %s: %s\n", path,
-			strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
-}
-
-static int
-parse_uint(const char *s, unsigned long lo, unsigned long hi,
-	unsigned *out)
-{
-	char *end;
-	unsigned long v;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = (unsigned)v;
 	return 0;
 }
 
@@ -228,6 +201,7 @@ main(int argc, char **argv)
 	const char *output = NULL, *sizes = NULL, *filter = NULL, *name;
 	char err[PCAP_ERRBUF_SIZE + 256];
 	unsigned port = 53, bin = 16;
+	unsigned long u;
 	int json = 0, strict = 0, opt, status = 0, read_failed = 0;
 	pcap_t *p;
 
@@ -237,18 +211,20 @@ main(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'f': filter = optarg; break;
 		case 'p':
-			if (parse_uint(optarg, 0, 65535, &port) != 0) {
+			if (rb_parse_uint(optarg, 65535, &u) != 0) {
 				fprintf(stderr, "dnsstat: bad port '%s'\n",
 					optarg);
 				return 2;
 			}
+			port = (unsigned)u;
 			break;
 		case OPT_BIN:
-			if (parse_uint(optarg, 1, 65536, &bin) != 0) {
+			if (rb_parse_uint(optarg, 65536, &u) != 0 || u < 1) {
 				fprintf(stderr, "dnsstat: bad bin width '%s'\n",
 					optarg);
 				return 2;
 			}
+			bin = (unsigned)u;
 			break;
 		case OPT_SIZES: sizes = optarg; break;
 		case OPT_FULL: ctx.full = 1; break;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "network.h"
+#include "../analysis/numparse.h"
 
 int
 tcpb_addr_parse(struct tcpb_addr *out, const char *host, unsigned port,
@@ -95,7 +96,7 @@ int
 tcpb_sources_parse(struct tcpb_sources *s, const char *arg, int family,
 	size_t max, char *err, size_t errlen)
 {
-	char *copy, *item, *save = NULL, *slash, *end;
+	char *copy, *item, *save = NULL, *slash;
 	size_t cap = 0;
 	int ret = 0;
 
@@ -108,19 +109,19 @@ tcpb_sources_parse(struct tcpb_sources *s, const char *arg, int family,
 	for (item = strtok_r(copy, ",", &save); item && ret == 0;
 	     item = strtok_r(NULL, ",", &save)) {
 		struct tcpb_addr a;
+		unsigned long u;
 		long plen = -1;
 		int bits;
 		uint8_t *bytes;
 		slash = strchr(item, '/');
 		if (slash) {
 			*slash = 0;
-			errno = 0;
-			plen = strtol(slash + 1, &end, 10);
-			if (errno || *end || end == slash + 1) {
+			if (rb_parse_uint(slash + 1, 128, &u) < 0) {
 				snprintf(err, errlen, "source '%s/%s': bad prefix length", item, slash + 1);
 				ret = -1;
 				break;
 			}
+			plen = (long)u;
 		}
 		if (tcpb_addr_parse(&a, item, 0, err, errlen) < 0) {
 			ret = -1;

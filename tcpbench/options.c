@@ -9,6 +9,7 @@
 #include <string.h>
 #include "options.h"
 #include "network.h"
+#include "../analysis/numparse.h"
 
 void
 tcpb_options_usage(FILE *f)
@@ -46,15 +47,6 @@ tcpb_options_usage(FILE *f)
 "      4 interrupted (SIGINT/SIGTERM; results written, marked interrupted)\n");
 }
 
-static int
-parse_double(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	*out = strtod(s, &end);
-	return (errno || end == s || *end || !isfinite(*out)) ? -1 : 0;
-}
-
 /* Seconds since the epoch with an optional fraction, e.g. 1700000000.25;
  * long double keeps nanoseconds. */
 static int
@@ -66,17 +58,6 @@ parse_epoch(const char *s, long double *out)
 	errno = 0;
 	*out = strtold(s, &end);
 	return (errno || end == s || *end || !isfinite(*out)) ? -1 : 0;
-}
-
-static int
-parse_uint(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-	errno = 0;
-	if (*s == '-')
-		return -1;
-	*out = strtoul(s, &end, 10);
-	return (errno || end == s || *end || *out > max) ? -1 : 0;
 }
 
 int
@@ -120,27 +101,27 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 		switch (c) {
 		case 's': o->server = optarg; break;
 		case 'p':
-			if (parse_uint(optarg, 65535, &u) < 0 || u == 0)
+			if (rb_parse_uint(optarg, 65535, &u) < 0 || u == 0)
 				goto bad;
 			o->port = (unsigned)u;
 			break;
 		case 'r':
-			if (parse_double(optarg, &o->rate) < 0 || !(o->rate > 0))
+			if (rb_parse_double(optarg, &o->rate) < 0 || !(o->rate > 0))
 				goto bad;
 			break;
 		case 'd':
-			if (parse_double(optarg, &o->duration_s) < 0 || !(o->duration_s > 0))
+			if (rb_parse_double(optarg, &o->duration_s) < 0 || !(o->duration_s > 0))
 				goto bad;
 			break;
 		case 't':
-			if (parse_uint(optarg, 3600000, &u) < 0 || u == 0)
+			if (rb_parse_uint(optarg, 3600000, &u) < 0 || u == 0)
 				goto bad;
 			o->timeout_ms = (unsigned)u;
 			break;
 		case 'q': o->queryfile = optarg; break;
 		case 'n': o->single = optarg; break;
 		case 'e':
-			if (parse_uint(optarg, 65535, &u) < 0 || u < 512)
+			if (rb_parse_uint(optarg, 65535, &u) < 0 || u < 512)
 				goto bad;
 			o->edns_size = (int)u;
 			break;
@@ -149,39 +130,39 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 		case 'b': o->sources = optarg; break;
 		case OPT_JSON: o->json = optarg; break;
 		case OPT_MARGIN:
-			if (parse_double(optarg, &o->margin_pct) < 0 || o->margin_pct < 0
+			if (rb_parse_double(optarg, &o->margin_pct) < 0 || o->margin_pct < 0
 			    || o->margin_pct > 100)
 				goto bad;
 			break;
 		case OPT_RST: o->rst_close = 1; break;
 		case OPT_QUIET: o->quiet = 1; break;
 		case OPT_STALL:
-			if (parse_uint(optarg, 600000, &u) < 0)
+			if (rb_parse_uint(optarg, 600000, &u) < 0)
 				goto bad;
 			o->stall_ms = (unsigned)u;
 			break;
 		case OPT_SRCMAX:
-			if (parse_uint(optarg, 1u << 24, &u) < 0 || u == 0)
+			if (rb_parse_uint(optarg, 1u << 24, &u) < 0 || u == 0)
 				goto bad;
 			o->sources_max = (size_t)u;
 			break;
 		case 'w':
-			if (parse_uint(optarg, TCPB_WORKERS_MAX, &u) < 0 || u == 0)
+			if (rb_parse_uint(optarg, TCPB_WORKERS_MAX, &u) < 0 || u == 0)
 				goto bad;
 			o->workers = (unsigned)u;
 			break;
 		case OPT_TICK:
-			if (parse_uint(optarg, 1000, &u) < 0 || u < 50)
+			if (rb_parse_uint(optarg, 1000, &u) < 0 || u < 50)
 				goto bad;
 			o->tick_us = (unsigned)u;
 			break;
 		case OPT_BURST:
-			if (parse_uint(optarg, 1000000, &u) < 0 || u == 0)
+			if (rb_parse_uint(optarg, 1000000, &u) < 0 || u == 0)
 				goto bad;
 			o->max_burst = (unsigned)u;
 			break;
 		case OPT_SERIES:
-			if (parse_uint(optarg, 3600000, &u) < 0 || u == 0)
+			if (rb_parse_uint(optarg, 3600000, &u) < 0 || u == 0)
 				goto bad;
 			o->series_ms = (unsigned)u;
 			break;

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "output.h"
 #include "../analysis/json.h"
+#include "../analysis/outfile.h"
 
 #define REASONS_MAX 4
 
@@ -204,9 +204,7 @@ tcpb_output_json(FILE *f, const struct tcpb_report *r)
 int
 tcpb_output_json_path(const char *path, const struct tcpb_report *r, char *err, size_t errlen)
 {
-	char *tmp;
-	FILE *f;
-	int bad;
+	struct rb_outfile out;
 	if (strcmp(path, "-") == 0) {
 		tcpb_output_json(stdout, r);
 		if (fflush(stdout) != 0) {
@@ -215,32 +213,10 @@ tcpb_output_json_path(const char *path, const struct tcpb_report *r, char *err, 
 		}
 		return 0;
 	}
-	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
-		snprintf(err, errlen, "asprintf: %s", strerror(errno));
+	if (rb_outfile_begin(&out, path, 1, err, errlen) < 0)
 		return -1;
-	}
-	f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	tcpb_output_json(f, r);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad) {
-		snprintf(err, errlen, "%s: write failed: %s", tmp, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	if (rename(tmp, path) < 0) {
-		snprintf(err, errlen, "rename %s to %s: %s", tmp, path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
+	tcpb_output_json(out.fp, r);
+	return rb_outfile_commit(&out, err, errlen);
 }
 
 void

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <ldns/ldns.h>
 #include "query.h"
+#include "../analysis/numparse.h"
 
 static void
 spec_defaults(struct tcpb_query_spec *s, const struct tcpb_query_defaults *d)
@@ -56,8 +57,7 @@ set_qtype(struct tcpb_query_spec *s, const char *type, char *err, size_t errlen)
 static int
 apply_flag(struct tcpb_query_spec *s, const char *tok)
 {
-	char *end;
-	long v;
+	unsigned long v;
 	if (strcasecmp(tok, "do") == 0) {
 		s->do_bit = 1;
 		if (s->edns_size == 0)
@@ -70,9 +70,7 @@ apply_flag(struct tcpb_query_spec *s, const char *tok)
 		s->edns_size = 0;
 		s->do_bit = 0;
 	} else if (strncasecmp(tok, "edns=", 5) == 0) {
-		errno = 0;
-		v = strtol(tok + 5, &end, 10);
-		if (errno || *end || end == tok + 5 || v < 512 || v > 65535)
+		if (rb_parse_uint(tok + 5, 65535, &v) < 0 || v < 512)
 			return 1;
 		s->edns_size = (int)v;
 	} else if (strcasecmp(tok, "edns") == 0) {

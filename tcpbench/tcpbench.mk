@@ -2,11 +2,14 @@
 # Included by the top Makefile; see docs/tcpbench.md.
 
 TCPB_LIBS := $(shell pkg-config --libs libevent ldns) -lm
-# analysis/json.c: escaped JSON strings, shared with dnsstat.
+# From analysis/ (shared with dnsstat, rbsample, udpreplay): json.c,
+# escaped JSON strings; outfile.c, results written whole or not at all;
+# numparse.c, strict numbers.
+TCPB_SHARED := analysis/json.c analysis/outfile.c analysis/numparse.c
 TCPB_MODULES := tcpbench/options.c tcpbench/network.c tcpbench/query.c \
                 tcpbench/schedule.c tcpbench/stats.c tcpbench/histogram.c \
                 tcpbench/output.c tcpbench/engine.c tcpbench/worker.c \
-                analysis/json.c
+                $(TCPB_SHARED)
 
 $(eval $(call c_program,tcpbench/tcpbench,tcpbench/tcpbench.c $(TCPB_MODULES),$(TCPB_LIBS)))
 
@@ -16,11 +19,11 @@ $(eval $(call c_program,tcpbench/tests/rst-server,tcpbench/tests/rst-server.c,))
 $(eval $(call c_program,tcpbench/tests/answer-server,tcpbench/tests/answer-server.c,))
 
 # Test helper: histograms for the hist.jq merge test (80-hist-merge).
-$(eval $(call c_program,tcpbench/tests/hist-dump,tcpbench/tests/hist-dump.c tcpbench/output.c tcpbench/stats.c tcpbench/histogram.c analysis/json.c,-lm))
+$(eval $(call c_program,tcpbench/tests/hist-dump,tcpbench/tests/hist-dump.c tcpbench/output.c tcpbench/stats.c tcpbench/histogram.c $(TCPB_SHARED),-lm))
 
 $(eval $(call c_unit_test,tcpbench/tests/test-histogram,tcpbench/tests/test-histogram.c tcpbench/histogram.c,-lm))
-$(eval $(call c_unit_test,tcpbench/tests/test-query,tcpbench/tests/test-query.c tcpbench/query.c,$(shell pkg-config --libs ldns)))
-$(eval $(call c_unit_test,tcpbench/tests/test-sources,tcpbench/tests/test-sources.c tcpbench/network.c tcpbench/stats.c tcpbench/histogram.c,-lm))
+$(eval $(call c_unit_test,tcpbench/tests/test-query,tcpbench/tests/test-query.c tcpbench/query.c analysis/numparse.c,$(shell pkg-config --libs ldns)))
+$(eval $(call c_unit_test,tcpbench/tests/test-sources,tcpbench/tests/test-sources.c tcpbench/network.c analysis/numparse.c tcpbench/stats.c tcpbench/histogram.c,-lm))
 $(eval $(call c_unit_test,tcpbench/tests/test-stats,tcpbench/tests/test-stats.c tcpbench/stats.c tcpbench/histogram.c,-lm))
 $(eval $(call c_unit_test,tcpbench/tests/test-schedule,tcpbench/tests/test-schedule.c tcpbench/schedule.c,-lm))
 

@@ -29,7 +29,7 @@
 #include <ldns/ldns.h>
 #include "../analysis/capture.h"
 #include "../analysis/tcpflow.h"
-#include "outfile.h"
+#include "../analysis/outfile.h"
 #include "pcapout.h"
 #include "qlist.h"
 
@@ -46,7 +46,7 @@ typedef struct ur_stats {
 
 typedef struct ur_conv {
 	ur_pcapout pcap;
-	ur_outfile qlist;
+	struct rb_outfile qlist;
 	ur_addr service4, service6;
 	ur_stats st;
 	struct ds_tcpflows flows;
@@ -318,7 +318,8 @@ main(int argc, char **argv)
 		pcap_close(in);
 		return 1;
 	}
-	if (ur_outfile_begin(&cv.qlist, out_qlist, 1)) {
+	if (rb_outfile_begin(&cv.qlist, out_qlist, 1, errbuf, sizeof(errbuf))) {
+		fprintf(stderr, "from-pcap: %s\n", errbuf);
 		ur_pcapout_abort(&cv.pcap);
 		ds_tcpflows_free(&cv.flows);
 		pcap_close(in);
@@ -327,7 +328,7 @@ main(int argc, char **argv)
 	while ((rc = pcap_next_ex(in, &h, &data)) == 1) {
 		if (ur_conv_packet(&cv, linktype, h, data)) {
 			ur_pcapout_abort(&cv.pcap);
-			ur_outfile_abort(&cv.qlist);
+			rb_outfile_abort(&cv.qlist);
 			ds_tcpflows_free(&cv.flows);
 			pcap_close(in);
 			return 1;
@@ -347,14 +348,15 @@ main(int argc, char **argv)
 	if (cv.st.queries == 0) {
 		fprintf(stderr, "from-pcap: %s: no DNS queries found: nothing written\n", argv[optind]);
 		ur_pcapout_abort(&cv.pcap);
-		ur_outfile_abort(&cv.qlist);
+		rb_outfile_abort(&cv.qlist);
 		return 1;
 	}
 	if (ur_pcapout_commit(&cv.pcap)) {
-		ur_outfile_abort(&cv.qlist);
+		rb_outfile_abort(&cv.qlist);
 		return 1;
 	}
-	if (ur_outfile_commit(&cv.qlist)) {
+	if (rb_outfile_commit(&cv.qlist, errbuf, sizeof(errbuf))) {
+		fprintf(stderr, "from-pcap: %s\n", errbuf);
 		unlink(out_pcap);
 		return 1;
 	}

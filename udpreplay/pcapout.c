@@ -37,20 +37,23 @@ ur_addr_parse(ur_addr *a, const char *s)
 int
 ur_pcapout_open(ur_pcapout *o, const char *path)
 {
+	char err[1024];
 	memset(o, 0, sizeof(*o));
-	if (ur_outfile_begin(&o->file, path, 0))
+	if (rb_outfile_begin(&o->file, path, 0, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
 		return -1;
+	}
 	o->dead = pcap_open_dead(DLT_EN10MB, UR_SNAPLEN);
 	if (!o->dead) {
 		fprintf(stderr, "pcap_open_dead failed\n");
-		ur_outfile_abort(&o->file);
+		rb_outfile_abort(&o->file);
 		return -1;
 	}
 	o->dumper = pcap_dump_open(o->dead, o->file.tmp);
 	if (!o->dumper) {
 		fprintf(stderr, "%s: %s\n", o->file.tmp, pcap_geterr(o->dead));
 		pcap_close(o->dead);
-		ur_outfile_abort(&o->file);
+		rb_outfile_abort(&o->file);
 		return -1;
 	}
 	return 0;
@@ -149,6 +152,7 @@ ur_pcapout_udp(ur_pcapout *o, const struct timeval *ts, const ur_addr *src,
 int
 ur_pcapout_commit(ur_pcapout *o)
 {
+	char err[1024];
 	int bad = 0;
 	if (pcap_dump_flush(o->dumper) != 0) {
 		fprintf(stderr, "%s: write failed: %s\n", o->file.tmp, strerror(errno));
@@ -159,10 +163,14 @@ ur_pcapout_commit(ur_pcapout *o)
 	o->dumper = NULL;
 	o->dead = NULL;
 	if (bad) {
-		ur_outfile_abort(&o->file);
+		rb_outfile_abort(&o->file);
 		return -1;
 	}
-	return ur_outfile_commit(&o->file);
+	if (rb_outfile_commit(&o->file, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
 }
 
 void
@@ -174,5 +182,5 @@ ur_pcapout_abort(ur_pcapout *o)
 		pcap_close(o->dead);
 	o->dumper = NULL;
 	o->dead = NULL;
-	ur_outfile_abort(&o->file);
+	rb_outfile_abort(&o->file);
 }

@@ -1,6 +1,6 @@
 /*
  * pcapout.h -- the replayable query trace: a pcap (Ethernet) of UDP
- * datagrams written with libpcap, whole or not at all (see outfile.h).
+ * datagrams written with libpcap, whole or not at all (see analysis/outfile.h).
  * It frames the DNS messages in Ethernet/IP/UDP with correct checksums;
  * the MAC addresses are placeholders that udpreplay/rewrite replaces.
  */
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/time.h>
 #include <pcap/pcap.h>
-#include "outfile.h"
+#include "../analysis/outfile.h"
 
 typedef struct ur_addr {
 	int family;	/* AF_INET or AF_INET6 */
@@ -19,7 +19,7 @@ typedef struct ur_addr {
 } ur_addr;
 
 typedef struct ur_pcapout {
-	ur_outfile file;
+	struct rb_outfile file;
 	pcap_t *dead;
 	pcap_dumper_t *dumper;
 	uint64_t packets;

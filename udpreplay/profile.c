@@ -9,6 +9,7 @@
 #include <string.h>
 #include <ldns/ldns.h>
 #include "profile.h"
+#include "../analysis/numparse.h"
 
 const char *const ur_profile_names[] = { "root-2016", "paper-2010", NULL };
 
@@ -68,8 +69,8 @@ ur_dist_parse(ur_dist *d, const char *spec, int qtypes)
 		return -1;
 	}
 	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(item, '='), *end;
-		long v;
+		char *eq = strchr(item, '=');
+		unsigned long v;
 		double w;
 		if (!eq) {
 			fprintf(stderr, "'%s' in '%s' is not KEY=WEIGHT\n", item, spec);
@@ -85,17 +86,13 @@ ur_dist_parse(ur_dist *d, const char *spec, int qtypes)
 				break;
 			}
 		} else {
-			errno = 0;
-			v = strtol(item, &end, 10);
-			if (errno || *end || v < 512 || v > 65535) {
+			if (rb_parse_uint(item, 65535, &v) || v < 512) {
 				fprintf(stderr, "UDP size '%s' is not a number in 512..65535\n", item);
 				ret = -1;
 				break;
 			}
 		}
-		errno = 0;
-		w = strtod(eq + 1, &end);
-		if (errno || *end || eq[1] == '\0' || !(w >= 0)) {
+		if (rb_parse_double(eq + 1, &w)) {
 			fprintf(stderr, "weight '%s' of %s is not a non-negative number\n", eq + 1, item);
 			ret = -1;
 			break;
@@ -186,11 +183,8 @@ ur_profile_load(ur_profile *p, const char *name)
 static int
 ur_share_parse(double *out, const char *key, const char *value)
 {
-	char *end;
 	double v;
-	errno = 0;
-	v = strtod(value, &end);
-	if (errno || *end || value[0] == '\0' || !(v >= 0.0 && v <= 1.0)) {
+	if (rb_parse_double(value, &v) || !(v <= 1.0)) {
 		fprintf(stderr, "%s '%s' is not a share in [0, 1]\n", key, value);
 		return -1;
 	}

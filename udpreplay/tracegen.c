@@ -5,7 +5,6 @@
  * list. Streams: memory does not grow with the number of queries.
  */
 #include <arpa/inet.h>
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <ldns/ldns.h>
-#include "outfile.h"
+#include "../analysis/numparse.h"
+#include "../analysis/outfile.h"
 #include "pcapout.h"
 #include "profile.h"
 #include "qgen.h"
@@ -51,11 +51,8 @@ usage(FILE *out)
 static int
 ur_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, const char *what)
 {
-	char *end;
-	unsigned long long v;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || s[0] == '\0' || s[0] == '-' || v < lo || v > hi) {
+	uint64_t v;
+	if (rb_parse_u64(s, hi, &v) || v < lo) {
 		fprintf(stderr, "tracegen: %s '%s' must be an integer in %llu..%llu\n", what, s,
 		    (unsigned long long)lo, (unsigned long long)hi);
 		return -1;
@@ -82,14 +79,14 @@ main(int argc, char **argv)
 	double rate = 2500.0, t = 0.0;
 	const char *profile_name = "root-2016", *zonefile = NULL, *pcap_path = NULL,
 	    *qlist_path = NULL, *dst_str = "198.18.0.53";
-	char *sets[64], *end;
+	char *sets[64], err[1024];
 	int nsets = 0, print_profile = 0, c, k;
 	ur_profile profile;
 	ur_tlds tlds;
 	ur_qgen gen;
 	ur_rng traffic;
 	ur_pcapout pcap;
-	ur_outfile qlist;
+	struct rb_outfile qlist;
 	ur_addr src, dst;
 	ur_query q;
 	struct timespec start, stop;
@@ -101,9 +98,7 @@ main(int argc, char **argv)
 		case 's': if (ur_parse_u64(optarg, 0, UINT64_MAX, &seed, "SEED")) return 2; break;
 		case 'p': profile_name = optarg; break;
 		case 'r':
-			errno = 0;
-			rate = strtod(optarg, &end);
-			if (errno || *end || !(rate > 0 && rate <= 1e9)) {
+			if (rb_parse_double(optarg, &rate) || !(rate > 0 && rate <= 1e9)) {
 				fprintf(stderr, "tracegen: RATE '%s' must be a positive number of q/s\n", optarg);
 				return 2;
 			}
@@ -164,7 +159,8 @@ main(int argc, char **argv)
 		ur_tlds_free(&tlds);
 		return 1;
 	}
-	if (ur_outfile_begin(&qlist, qlist_path, 1)) {
+	if (rb_outfile_begin(&qlist, qlist_path, 1, err, sizeof(err))) {
+		fprintf(stderr, "tracegen: %s\n", err);
 		ur_pcapout_abort(&pcap);
 		ur_tlds_free(&tlds);
 		return 1;
@@ -206,11 +202,12 @@ main(int argc, char **argv)
 			goto fail;
 	}
 	if (ur_pcapout_commit(&pcap)) {
-		ur_outfile_abort(&qlist);
+		rb_outfile_abort(&qlist);
 		ur_tlds_free(&tlds);
 		return 1;
 	}
-	if (ur_outfile_commit(&qlist)) {
+	if (rb_outfile_commit(&qlist, err, sizeof(err))) {
+		fprintf(stderr, "tracegen: %s\n", err);
 		unlink(pcap_path);
 		ur_tlds_free(&tlds);
 		return 1;
@@ -225,7 +222,7 @@ main(int argc, char **argv)
 	return 0;
 fail:
 	ur_pcapout_abort(&pcap);
-	ur_outfile_abort(&qlist);
+	rb_outfile_abort(&qlist);
 	ur_tlds_free(&tlds);
 	return 1;
 }

@@ -7,7 +7,8 @@
 
 UR_LIBS := $(shell pkg-config --libs ldns libpcap) -lm
 UR_COMMON := udpreplay/rng.c udpreplay/profile.c udpreplay/tlds.c udpreplay/qgen.c \
-             udpreplay/outfile.c udpreplay/pcapout.c udpreplay/qlist.c
+             analysis/outfile.c analysis/numparse.c udpreplay/pcapout.c \
+             udpreplay/qlist.c
 
 $(eval $(call c_program,udpreplay/build/tracegen,$(UR_COMMON) udpreplay/tracegen.c,$(UR_LIBS)))
 # from-pcap decodes frames and reassembles TCP with dnsstat's modules (the

@@ -1,13 +1,11 @@
 /*
  * options.c -- rbsample's command-line parsing; see options.h.
  */
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "options.h"
+#include "../../analysis/numparse.h"
 
 void
 rbs_options_usage(FILE *f)
@@ -34,26 +32,6 @@ rbs_options_usage(FILE *f)
 "  --summary FILE        JSON summary (temp + rename)\n"
 "  --quiet               no progress line every 10 s\n"
 "exit: 0 done (also after SIGINT/SIGTERM), 1 error. See docs/sampler.md.\n");
-}
-
-static int
-parse_double(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	*out = strtod(s, &end);
-	return (errno || end == s || *end || !isfinite(*out)) ? -1 : 0;
-}
-
-static int
-parse_uint(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-	errno = 0;
-	if (*s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	*out = strtoul(s, &end, 10);
-	return (errno || end == s || *end || *out > max) ? -1 : 0;
 }
 
 static int
@@ -120,12 +98,12 @@ rbs_options_parse(struct rbs_options *o, int argc, char **argv, char *err, size_
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_INTERVAL:
-			if (parse_uint(optarg, 3600000, &u) < 0 || u < 10)
+			if (rb_parse_uint(optarg, 3600000, &u) < 0 || u < 10)
 				goto bad;
 			o->interval_ms = (unsigned)u;
 			break;
 		case OPT_DURATION:
-			if (parse_double(optarg, &o->duration_s) < 0 || !(o->duration_s > 0)
+			if (rb_parse_double(optarg, &o->duration_s) < 0 || !(o->duration_s > 0)
 			    || o->duration_s > 1e7)
 				goto bad;
 			break;
@@ -174,17 +152,17 @@ rbs_options_parse(struct rbs_options *o, int argc, char **argv, char *err, size_
 			o->cpus_given = 1;
 			break;
 		case OPT_STALL:
-			if (parse_double(optarg, &o->stall_ms) < 0 || o->stall_ms < 0
+			if (rb_parse_double(optarg, &o->stall_ms) < 0 || o->stall_ms < 0
 			    || (o->stall_ms > 0 && o->stall_ms < 0.1) || o->stall_ms > 1000)
 				goto bad;
 			break;
 		case OPT_THRESH:
-			if (parse_double(optarg, &o->stall_threshold_ms) < 0
+			if (rb_parse_double(optarg, &o->stall_threshold_ms) < 0
 			    || !(o->stall_threshold_ms > 0) || o->stall_threshold_ms > 60000)
 				goto bad;
 			break;
 		case OPT_PRIO:
-			if (parse_uint(optarg, 99, &u) < 0 || u < 1)
+			if (rb_parse_uint(optarg, 99, &u) < 0 || u < 1)
 				goto bad;
 			o->fifo_prio = (int)u;
 			break;

@@ -534,16 +534,10 @@ open_cpus(struct rbs_sampler *s, const struct rbs_options *o, char *err, size_t 
 static int
 check_writable(const char *path, char *err, size_t errlen)
 {
-	char tmp[4096];
-	int fd;
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+	struct rb_outfile probe;
+	if (rb_outfile_begin(&probe, path, 1, err, errlen) < 0)
 		return -1;
-	}
-	close(fd);
-	unlink(tmp);
+	rb_outfile_abort(&probe);
 	return 0;
 }
 
@@ -597,17 +591,8 @@ rbs_sampler_open(struct rbs_sampler *s, const struct rbs_options *o, char *err, 
 		return -1;
 	if (check_writable(o->summary, err, errlen) < 0)
 		return -1;
-	if (asprintf(&s->series_tmp, "%s.tmp.%ld", o->series, (long)getpid()) < 0) {
-		s->series_tmp = NULL;
-		snprintf(err, errlen, "%s", strerror(errno));
+	if (rb_outfile_begin(&s->series, o->series, 1, err, errlen) < 0)
 		return -1;
-	}
-	if (!(s->series = fopen(s->series_tmp, "w"))) {
-		snprintf(err, errlen, "%s: %s", s->series_tmp, strerror(errno));
-		free(s->series_tmp);
-		s->series_tmp = NULL;
-		return -1;
-	}
 	if (take_sample(s, 1, err, errlen) < 0)
 		return -1;
 	if (o->stall_ms > 0) {
@@ -660,25 +645,13 @@ rbs_sampler_finish(struct rbs_sampler *s, char *err, size_t errlen)
 		qsort(s->stalls, s->nstalls, sizeof(*s->stalls), cmp_stall);
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	s->own_cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	if (s->series) {
-		int bad = ferror(s->series);
-		if (fclose(s->series) != 0 || bad) {
-			s->series = NULL;
-			snprintf(err, errlen, "%s: write failed: %s", s->series_tmp, strerror(errno));
-			return -1;
-		}
-		s->series = NULL;
-	}
+	/* The series must be whole before the summary is written; it is put
+	 * in place only when the summary is. */
+	if (rb_outfile_close(&s->series, err, errlen) < 0)
+		return -1;
 	if (rbs_summary_write(s, s->o->summary, err, errlen) < 0)
 		return -1;
-	if (rename(s->series_tmp, s->o->series) < 0) {
-		snprintf(err, errlen, "rename %s to %s: %s", s->series_tmp, s->o->series,
-			strerror(errno));
-		return -1;
-	}
-	free(s->series_tmp);
-	s->series_tmp = NULL;
-	return 0;
+	return rb_outfile_commit(&s->series, err, errlen);
 }
 
 void
@@ -690,12 +663,7 @@ rbs_sampler_close(struct rbs_sampler *s)
 		rbs_probes_free(s->probes);
 		s->probes = NULL;
 	}
-	if (s->series)
-		fclose(s->series);
-	if (s->series_tmp) {
-		unlink(s->series_tmp);
-		free(s->series_tmp);
-	}
+	rb_outfile_abort(&s->series);
 	for (i = 0; i < s->nns; i++) {
 		struct rbs_nsstate *n = &s->ns[i];
 		rbs_netns_close(&n->ns);

@@ -25,6 +25,7 @@
 #include "procnet.h"
 #include "rtnl.h"
 #include "stall.h"
+#include "../../analysis/outfile.h"
 
 /* Accept-queue peak of one port of a namespace. */
 struct rbs_portpeak {
@@ -100,8 +101,7 @@ struct rbs_sampler {
 	unsigned long samples;        /* intervals recorded (series lines) */
 	unsigned long late_samples;   /* taken more than one interval late */
 	struct rbs_buf buf;
-	FILE *series;
-	char *series_tmp;
+	struct rb_outfile series;     /* --series, renamed into place at the end */
 	int64_t own_cpu_ns;           /* sampling thread's CPU time */
 	int64_t probe_cpu_ns;
 	uint64_t probe_wakeups, probe_lost;

@@ -274,7 +274,7 @@ write_stall(FILE *f, const struct rbs_sampler *s)
 int
 rbs_series_write(struct rbs_sampler *s, char *err, size_t errlen)
 {
-	FILE *f = s->series;
+	FILE *f = s->series.fp;
 	fprintf(f, "{\"t\":%.3f", rbs_sampler_t(s, s->t_now));
 	write_mib(f, s);
 	write_sock(f, s);
@@ -287,7 +287,7 @@ rbs_series_write(struct rbs_sampler *s, char *err, size_t errlen)
 	write_stall(f, s);
 	fputs("}\n", f);
 	if (fflush(f) != 0 || ferror(f)) {
-		snprintf(err, errlen, "%s: write failed: %s", s->series_tmp, strerror(errno));
+		snprintf(err, errlen, "%s: write failed: %s", s->series.tmp, strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -11,7 +11,7 @@
 
 struct rbs_sampler;
 
-/* Write the current sample of s as one line to s->series. */
+/* Write the current sample of s as one line to s->series (flushed). */
 int rbs_series_write(struct rbs_sampler *s, char *err, size_t errlen);
 
 #endif /* RBS_SERIES_H */

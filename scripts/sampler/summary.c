@@ -1,15 +1,13 @@
 /*
  * summary.c -- the run's JSON summary; see summary.h.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "sampler.h"
 #include "summary.h"
 #include "../../analysis/json.h"
+#include "../../analysis/outfile.h"
 
 static void
 write_header(FILE *f, const struct rbs_sampler *s)
@@ -231,19 +229,12 @@ write_stalls(FILE *f, const struct rbs_sampler *s)
 int
 rbs_summary_write(const struct rbs_sampler *s, const char *path, char *err, size_t errlen)
 {
-	char *tmp;
+	struct rb_outfile out;
 	FILE *f;
-	int bad;
 
-	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
-		snprintf(err, errlen, "%s", strerror(errno));
+	if (rb_outfile_begin(&out, path, 1, err, errlen) < 0)
 		return -1;
-	}
-	if (!(f = fopen(tmp, "w"))) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
+	f = out.fp;
 	write_header(f, s);
 	write_deltas(f, s);
 	write_objs(f, s, 1);
@@ -253,19 +244,5 @@ rbs_summary_write(const struct rbs_sampler *s, const char *path, char *err, size
 	write_cpu(f, s);
 	write_cgroup(f, s);
 	write_stalls(f, s);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad) {
-		snprintf(err, errlen, "%s: write failed: %s", tmp, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	if (rename(tmp, path) < 0) {
-		snprintf(err, errlen, "rename %s to %s: %s", tmp, path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
+	return rb_outfile_commit(&out, err, errlen);
 }
