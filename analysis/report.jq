@@ -205,6 +205,7 @@ def udp_section($b; $key; $title; $note):
   $b.exps[$key] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
   | "<section id=\"\($key)\"><h2>\($title) \(status_badge($e))</h2>"
   + (if $note != "" then "<p><b>This run.</b> \($note)</p>" else "" end)
+  + (if ($e.summary.verdict | type) == "object" then "<p><b>Where the answers were lost.</b> \(val($e.summary; $e.file; ["verdict","summary"]))</p>" else "" end)
   + "<p><b>What is measured.</b> The players replay DNS queries over UDP at a rising rate towards the service address; the answers go to the Listener, which only counts them. For each offered rate the fraction answered is recorded. The <em>ceiling</em> is the highest answered rate; the <em>critical points</em> are the steps where the answered fraction falls. The paper (\(val($p; "paper.json"; ["udp","section"]))) found its instance limited by its network link of \(val($p; "paper.json"; ["udp","link_bps"])) bit/s, not by the servers: the answered rate stopped growing where answers of the average size filled the link. The physics check below compares our ceiling with the link rate divided by the average answer size on the wire; if they agree, this run too was limited by the link, and the servers' own capacity is above it.</p>"
   + status_text($e; "the UDP experiment")
   + if $s == null then "</section>" else

@@ -8,27 +8,15 @@
 #    nsd: {before: {ROLE: {...}}, after: {...}},
 #    sample: <rbsample summary>, series: [<rbsample series lines>]}
 include "hist";
+include "layers";
 
 def hist_summary: {count, mean, p50: hist_quantile(0.5), p90: hist_quantile(0.9), p99: hist_quantile(0.99),
                    p999: hist_quantile(0.999), max};
 
-def nz: . // 0;
 def sum(f): [.[] | f | nz] | add // 0;
 
 # the delta of a kernel counter summed over some roles of one run's sample
-def mib($roles; $k): . as $r | [$roles[] as $x | $r.sample.deltas[$x][$k] | nz] | add // 0;
-
-# drops of every interface of some roles (rx and tx)
-def dev_drops($roles): . as $r
-  | [$roles[] as $x | ($r.sample.dev[$x] // {}) | .[] | ((.rx_dropped | nz) + (.tx_dropped | nz))] | add // 0;
-
-# drops of every qdisc of a role (tbf on the shaped link)
-def qdisc_drops($roles): . as $r
-  | [$roles[] as $x | ($r.sample.qdisc[$x] // {}) | .[] | (.drops | nz)] | add // 0;
-
-# packets a CPU's input backlog dropped (softnet_stat, per CPU)
-def softnet_drops($cpus): . as $r
-  | [$cpus[] as $c | $r.sample.cpu[$c].softnet.dropped | nz] | add // 0;
+def run_mib($roles; $k): .sample | mib($roles; $k);
 
 # tw_falls($players): per sample, the largest fall of a player's TIME-WAIT
 # count since the previous sample (the series holds the counts).
@@ -42,26 +30,16 @@ def nsd_delta($k): . as $r
 def players_of: [.players[].player] | unique;
 
 # run_loss: the work lost at each layer in one run (counts of connections
-# or packets, as each layer counts them; see rules.jq's layers).
+# or packets, as each layer counts them; scripts/lib/layers.jq): the
+# sampler's layers, the generator's local failures, and the daemon's
+# (passive opens not answered, and connections refused).
 def run_loss:
   . as $r | players_of as $pl
-  | ([$r.players[] | .result // {} | .failed // {} | ((.local | nz) + (.unreachable | nz))] | add // 0) as $gen
   | ([$r.players[] | .result.succeeded | nz] | add // 0) as $ok
-  | ($r | mib($r.servers; "TcpPassiveOpens")) as $opens
-  | {generator: $gen,
-     player_kernel: (($r | dev_drops($pl)) + ($r | mib($pl; "IpInDiscards")) + ($r | mib($pl; "IpOutDiscards"))),
-     client_cpu_backlog: ($r | softnet_drops($r.cpus.client)),
-     switch: ($r | dev_drops(["switch"])),
-     router: (($r | dev_drops(["router"])) + ($r | mib(["router"]; "IpInDiscards")) + ($r | mib(["router"]; "IpOutDiscards"))
-              + ($r | mib(["router"]; "IpExtInNoRoutes"))),
-     link: (($r | qdisc_drops(["router", "switch"]))),
-     server_cpu_backlog: ($r | softnet_drops($r.cpus.server)),
-     accept_queue: (([($r | mib($r.servers; "TcpExtListenDrops")), ($r | mib($r.servers; "TcpExtListenOverflows"))] | max)
-                    + ($r | mib($r.servers; "TcpExtTCPReqQFullDrop"))),
-     server_socket: (($r | mib($r.servers; "TcpExtTCPBacklogDrop")) + ($r | mib($r.servers; "TcpExtTCPRcvQDrop"))
-                     + ($r | mib($r.servers; "UdpRcvbufErrors"))),
-     daemon: (([$opens - $ok, 0] | max)
-              + ([$r.players[] | .result.failed.refused | nz] | add // 0))};
+  | ($r | run_mib($r.servers; "TcpPassiveOpens")) as $opens
+  | ($r.sample | sample_loss({players: $pl, servers: $r.servers, cpus: $r.cpus}))
+    + {generator: ([$r.players[] | .result // {} | .failed // {} | ((.local | nz) + (.unreachable | nz))] | add // 0),
+       daemon: (([$opens - $ok, 0] | max) + ([$r.players[] | .result.failed.refused | nz] | add // 0))};
 
 # overflow_samples: the samples of one run in which a server's accept
 # queue overflowed, with how busy the server CPUs were in them (from idle
@@ -116,8 +94,8 @@ def point($settings):
   | ($res | sum(.attempted)) as $att | ($res | sum(.succeeded)) as $ok | ($res | sum(.failed.total)) as $fail
   | ([$runs[] | .wall_s | nz] | add) as $wall
   | ($runs[0].servers | length) as $ns
-  | ([$runs[] | run_loss] | reduce .[] as $l ({}; reduce ($l | to_entries[]) as $e (.; .[$e.key] += $e.value))) as $loss
-  | ($runs | sum(mib(.servers; "TcpPassiveOpens"))) as $opens
+  | ([$runs[] | run_loss] | add_loss) as $loss
+  | ($runs | sum(run_mib(.servers; "TcpPassiveOpens"))) as $opens
   | ([$runs[] | .sample.cpu // {} | to_entries[] | select(.key as $k | $runs[0].cpus.server | index($k)) | .value.busy_pct]
      | if length > 0 then add / length else null end) as $sbusy
   | ([$runs[] | .cpus.server as $c | ($c | length) as $n | .sample.cpu // {} | [to_entries[] | select(.key as $k | $c | index($k)) | .value.busy_ms // empty] | add // empty] | add) as $sbusy_ms

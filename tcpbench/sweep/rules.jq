@@ -14,21 +14,7 @@
 #    stalls: [{cpu, role, length_ms, kind, source}], generator: {...}}
 # Settings: {collapse_fraction, backlog, tcp_count, servers}.
 
-# The layers a connection crosses, in path order, and what each one is on
-# this testbed: the rig (what measures), the configured link, or the
-# server under test. A loss at a rig layer is never the server's capacity.
-def layers: [
-  {name: "generator",          owner: "rig",    what: "tcpbench (self-check, bursts, local errors)"},
-  {name: "player_kernel",      owner: "rig",    what: "the players' kernels (interface and IP drops)"},
-  {name: "client_cpu_backlog", owner: "rig",    what: "the clients' CPU input backlog (softnet drops)"},
-  {name: "switch",             owner: "rig",    what: "the switch (bridge and port drops)"},
-  {name: "router",             owner: "rig",    what: "the router (forwarding and interface drops)"},
-  {name: "link",               owner: "link",   what: "the shaped link (tbf drops)"},
-  {name: "server_cpu_backlog", owner: "server", what: "the server CPU's input backlog (softnet drops)"},
-  {name: "accept_queue",       owner: "server", what: "the server kernel's accept queue (ListenOverflows/ListenDrops)"},
-  {name: "server_socket",      owner: "server", what: "the server's socket buffers (TCPBacklogDrop, TCPRcvQDrop)"},
-  {name: "daemon",             owner: "server", what: "the server daemon (connections accepted but not answered)"}
-];
+include "layers";
 
 def round1: . * 10 | round / 10;
 def round3: . * 1000 | round / 1000;
@@ -67,21 +53,6 @@ def collapse($cf):
   | if $c then {offered_rate: $c.offered_rate, handled_rate: $c.handled_rate, not_reached: false,
                 rule: "first valid point above the maximum whose handled rate < \($cf) x the best handled at lower rates"}
     else {offered_rate: null, not_reached: true} end;
-
-# loss_per_k(point; layer): work lost at a layer per 1000 attempted connections.
-def loss_per_k($layer): if (.attempted // 0) > 0 then ((.loss[$layer] // 0) * 1000 / .attempted) else 0 end;
-
-# first_loss_layer($below): the first layer, in path order, that lost work
-# at this point beyond what it lost at the comparison point $below (the
-# highest valid point under the knee; null: none): more than 0.1 per 1000
-# connections and more than twice the rate below.
-def first_loss_layer($below):
-  . as $p
-  | [layers[] | . as $l
-     | ($p | loss_per_k($l.name)) as $at
-     | (if $below then ($below | loss_per_k($l.name)) else 0 end) as $b
-     | select(($p.loss[$l.name] // 0) > 0 and $at >= 0.1 and $at > 2 * $b)
-     | $l + {lost: $p.loss[$l.name], per_1000: ($at | round3), per_1000_below: ($b | round3)}][0];
 
 # stall_needed_ms: how long the server must stop accepting for the offered
 # rate to fill its accept queue (backlog / rate per server).

@@ -1,0 +1,73 @@
+# layers.jq -- where work is lost on the testbed: the layers a query and
+# its answer cross, who owns each (the rig that measures, the configured
+# link, or the server under test), the work each lost in a run (from the
+# testbed sampler's summary, docs/sampler.md), and which layer lost the
+# first work at a failing point. Shared by the TCP and the UDP experiments
+# (tcpbench/sweep/rules.jq, udpreplay/udp); nothing else restates it.
+
+def nz: . // 0;
+
+# The layers in path order. The CPU input backlogs are per CPU, shared by
+# everything that runs on it (other testbeds, other work on the machine).
+def layers: [
+  {name: "generator",          owner: "rig",    what: "the generator (tcpbench's self-check and local errors; tcpreplay's rate)"},
+  {name: "player_kernel",      owner: "rig",    what: "the players' kernels (interface and IP drops)"},
+  {name: "client_cpu_backlog", owner: "rig",    what: "the clients' CPU input backlog (softnet drops)"},
+  {name: "switch",             owner: "rig",    what: "the switch (bridge and port drops)"},
+  {name: "router",             owner: "rig",    what: "the router (forwarding and interface drops)"},
+  {name: "link",               owner: "link",   what: "the shaped link (tbf drops)"},
+  {name: "server_cpu_backlog", owner: "server", what: "the server CPU's input backlog (softnet drops)"},
+  {name: "accept_queue",       owner: "server", what: "the server kernel's accept queue (ListenOverflows/ListenDrops)"},
+  {name: "server_socket",      owner: "server", what: "the server's socket buffers (UDP receive buffer errors; TCP backlog and receive-queue drops)"},
+  {name: "daemon",             owner: "server", what: "the server daemon (received but not answered; refused)"}
+];
+
+# mib($roles; $k): a kernel counter's delta, summed over roles.
+def mib($roles; $k): . as $s | [$roles[] as $x | $s.deltas[$x][$k] | nz] | add // 0;
+
+# dev_drops($roles): drops of every interface of the roles (rx and tx).
+def dev_drops($roles): . as $s
+  | [$roles[] as $x | ($s.dev[$x] // {}) | .[] | ((.rx_dropped | nz) + (.tx_dropped | nz))] | add // 0;
+
+# qdisc_drops($roles): drops of every qdisc of the roles (tbf shaping).
+def qdisc_drops($roles): . as $s
+  | [$roles[] as $x | ($s.qdisc[$x] // {}) | .[] | (.drops | nz)] | add // 0;
+
+# softnet_drops($cpus): packets the CPUs' input backlogs dropped.
+def softnet_drops($cpus): . as $s | [$cpus[] as $c | $s.cpu[$c].softnet.dropped | nz] | add // 0;
+
+# sample_loss($ctx): the work each layer below the generator and above the
+# daemon lost in one run, from the sampler summary (input) and
+# $ctx = {players: [ROLE], servers: [ROLE], cpus: {server: [cpuN], client: [cpuN]}}.
+def sample_loss($ctx):
+  {player_kernel: (dev_drops($ctx.players) + mib($ctx.players; "IpInDiscards") + mib($ctx.players; "IpOutDiscards")),
+   client_cpu_backlog: softnet_drops($ctx.cpus.client),
+   switch: dev_drops(["switch"]),
+   router: (dev_drops(["router"]) + mib(["router"]; "IpInDiscards") + mib(["router"]; "IpOutDiscards")
+            + mib(["router"]; "IpExtInNoRoutes")),
+   link: qdisc_drops(["router", "switch"]),
+   server_cpu_backlog: softnet_drops($ctx.cpus.server),
+   accept_queue: (([mib($ctx.servers; "TcpExtListenDrops"), mib($ctx.servers; "TcpExtListenOverflows")] | max)
+                  + mib($ctx.servers; "TcpExtTCPReqQFullDrop")),
+   server_socket: (mib($ctx.servers; "TcpExtTCPBacklogDrop") + mib($ctx.servers; "TcpExtTCPRcvQDrop")
+                   + ([mib($ctx.servers; "UdpRcvbufErrors"), mib($ctx.servers; "UdpInErrors")] | max)
+                   + ([mib($ctx.servers; "Udp6RcvbufErrors"), mib($ctx.servers; "Udp6InErrors")] | max))};
+
+# add_loss: the sum of several runs' losses, layer by layer.
+def add_loss: reduce .[] as $l ({}; reduce ($l | to_entries[]) as $e (.; .[$e.key] += $e.value));
+
+# loss_per_k($layer): work lost at a layer per 1000 attempted (a point:
+# {attempted, loss: {LAYER: n}}).
+def loss_per_k($layer): if (.attempted // 0) > 0 then ((.loss[$layer] // 0) * 1000 / .attempted) else 0 end;
+
+# first_loss_layer($below): the first layer, in path order, that lost work
+# at this point beyond what it lost at the comparison point $below (the
+# highest good point under it; null: none): more than 0.1 per 1000 and
+# more than twice the rate below.
+def first_loss_layer($below):
+  . as $p
+  | [layers[] | . as $l
+     | ($p | loss_per_k($l.name)) as $at
+     | (if $below then ($below | loss_per_k($l.name)) else 0 end) as $b
+     | select(($p.loss[$l.name] // 0) > 0 and $at >= 0.1 and $at > 2 * $b)
+     | $l + {lost: $p.loss[$l.name], per_1000: ($at * 1000 | round / 1000), per_1000_below: ($b * 1000 | round / 1000)}][0];
