@@ -197,7 +197,7 @@ tb_remove_cgroups() {
     local i
     # A killed process leaves its cgroup only once it has been reaped.
     for i in $(seq 20); do
-        for role in "${ROLES[@]}"; do [ ! -d "$root/$role" ] || rmdir "$root/$role" 2>/dev/null || true; done
+        for role in "${ROLES[@]}" sampler; do [ ! -d "$root/$role" ] || rmdir "$root/$role" 2>/dev/null || true; done
         rmdir "$root" 2>/dev/null && return 0
         sleep 0.1
     done

@@ -56,9 +56,11 @@ def overflow_samples:
 # run_stalls: the stalls of one run, each with the role of its CPU and its
 # source: tw_expiry when a player's TIME-WAIT count fell by 1000 or more in
 # the same or the next sample (the expiry runs in the timer softirq);
-# outside_process when a process stall coincides with CPU time used
-# outside the testbed's cgroups; server when a process stall on a server
-# CPU coincides with the server's own CPU time; else unknown.
+# outside_testbed when a process stall coincides with CPU time used
+# outside the testbed's cgroups (another process on the machine, or kernel
+# threads such as ksoftirqd, which the cgroups cannot tell apart); server
+# when a process stall on a server CPU coincides with the server's own CPU
+# time; else unknown.
 def run_stalls:
   . as $r | players_of as $pl | ($r | tw_falls($pl)) as $falls
   | [$r.sample.stalls // [] | .[]
@@ -72,7 +74,7 @@ def run_stalls:
      | {cpu: $s.cpu, role: $role, start: $s.start, length_ms: $s.length_ms, kind: $s.kind,
         tw_fall: $twfall, outside_ms: $outside_ms,
         source: (if ($s.kind != "process") and $twfall >= 1000 then "tw_expiry"
-                 elif $s.kind == "process" and $outside_ms >= 0.5 * $s.length_ms then "outside_process"
+                 elif $s.kind == "process" and $outside_ms >= 0.5 * $s.length_ms then "outside_testbed"
                  elif $s.kind == "process" and $role == "server" and $server_ms >= 0.5 * $s.length_ms then "server"
                  else "unknown" end)}];
 

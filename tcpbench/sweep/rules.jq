@@ -72,11 +72,11 @@ def accept_queue_cause($settings):
   | if $s then
       {mechanism: "stall",
        stall: $s, stall_needed_ms: $need,
-       caused_by: (if ($s.source == "tw_expiry" or $s.source == "outside_process") then "rig"
+       caused_by: (if ($s.source == "tw_expiry" or $s.source == "outside_testbed") then "rig"
                    elif $s.source == "server" then "server" else "unknown" end),
        because: ("a \($s.length_ms) ms stall on \($s.cpu) (\($s.kind)"
                  + (if $s.source == "tw_expiry" then ", the players' TIME-WAIT sockets expiring in the timer softirq on the server's CPU: the rig"
-                    elif $s.source == "outside_process" then ", a process outside the testbed: the rig's machine"
+                    elif $s.source == "outside_testbed" then ", CPU time outside the testbed's role cgroups (another process, or kernel threads such as ksoftirqd): the rig's machine"
                     elif $s.source == "server" then ", the server daemon itself"
                     else ", cause not identified" end)
                  + ") while \($need) ms of stall fill a backlog of \($settings.backlog) at \($p.per_server_rate)/s per server")}
