@@ -13,8 +13,6 @@ TCPB_MODULES := tcpbench/options.c tcpbench/network.c tcpbench/query.c \
 
 $(eval $(call c_program,tcpbench/tcpbench,tcpbench/tcpbench.c $(TCPB_MODULES),$(TCPB_LIBS)))
 
-# Test helper: a listener that accepts and resets (SO_LINGER 0) at once.
-$(eval $(call c_program,tcpbench/tests/rst-server,tcpbench/tests/rst-server.c,))
 # Test helper: answers each query well, short, with a wrong ID, QR clear, or tiny.
 $(eval $(call c_program,tcpbench/tests/answer-server,tcpbench/tests/answer-server.c,))
 

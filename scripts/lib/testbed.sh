@@ -654,10 +654,14 @@ tb_status_json() {
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" \
         --argjson roles "$(tb_roles_json)" '
+        # a taskset list ("0-2,5") as /proc/stat names (["cpu0","cpu1","cpu2","cpu5"])
+        def cpu_names: split(",") | map(if test("-") then (split("-") | map(tonumber) | [range(.[0]; .[1] + 1)]) else [tonumber] end)
+                       | add | map("cpu\(.)");
         {prefix:$prefix, kernel:$kernel, cpus:$ncpu, lb:$lb,
          lb_note:(if $lb == "per-packet" then "deliberately broken balancer: negative control for the TCP stickiness check only" else null end),
          link:(if $link == "none" then null else $link end),
-         pinning:{servers:$scpu, clients:$ccpu},
+         pinning:{servers:$scpu, clients:$ccpu,
+                  cpu_names:{server:($scpu | cpu_names), client:($ccpu | cpu_names)}},
          steering:{mode:$steer, rule:(if $steer == "rps" then "receive path of every interface on its role'"'"'s CPUs (RPS)" else "receive path on the sending CPU (veth default)" end)},
          player_tw_buckets:{setting:$twb, value:($twv | tonumber? // null)},
          profile:(if $profile == "" then null else ($profile | ltrimstr($top + "/")) end),

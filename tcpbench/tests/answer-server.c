@@ -8,6 +8,8 @@
  *   badid  a whole answer with the ID changed
  *   noqr   a whole answer with QR clear
  *   tiny   a whole "answer" of 5 bytes, shorter than a DNS header
+ *   rst    no answer: the connection is closed at once with SO_LINGER 0,
+ *          so the client sees a RST after the handshake ("reset")
  *
  *   answer-server ADDR PORT SECONDS MODE
  *
@@ -28,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum mode { MODE_GOOD, MODE_SHORT, MODE_BADID, MODE_NOQR, MODE_TINY };
+enum mode { MODE_GOOD, MODE_SHORT, MODE_BADID, MODE_NOQR, MODE_TINY, MODE_RST };
 
 static int
 read_full(int fd, uint8_t *buf, size_t len)
@@ -92,6 +94,8 @@ answer_one(int c, enum mode mode)
 		msg[1] = 5;
 		send_len = 2 + 5;
 		break;
+	case MODE_RST:          /* handled at accept: never reads a query */
+		return -1;
 	}
 	return write_full(c, msg, send_len);
 }
@@ -99,7 +103,8 @@ answer_one(int c, enum mode mode)
 int
 main(int argc, char **argv)
 {
-	static const char *names[] = { "good", "short", "badid", "noqr", "tiny" };
+	static const char *names[] = { "good", "short", "badid", "noqr", "tiny", "rst" };
+	struct linger lg = { 1, 0 };
 	struct sockaddr_in sa;
 	struct timeval tv = { 1, 0 };
 	enum mode mode = MODE_GOOD;
@@ -109,7 +114,7 @@ main(int argc, char **argv)
 	long answered = 0, failed = 0;
 
 	if (argc != 5) {
-		fprintf(stderr, "usage: answer-server ADDR PORT SECONDS good|short|badid|noqr|tiny\n");
+		fprintf(stderr, "usage: answer-server ADDR PORT SECONDS good|short|badid|noqr|tiny|rst\n");
 		return 1;
 	}
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -143,6 +148,12 @@ main(int argc, char **argv)
 		c = accept(fd, NULL, NULL);
 		if (c < 0)
 			continue;
+		if (mode == MODE_RST) {
+			setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+			close(c);
+			answered++;
+			continue;
+		}
 		/* A client that sends nothing cannot hold the helper for long. */
 		setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 		setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));

@@ -71,14 +71,7 @@ EOF2
 }
 
 # tcpb_start_rst_server ADDR PORT: the accept-and-reset helper.
-tcpb_start_rst_server() {
-    local fifo="$TEST_TMP/rst.out"
-    "$RB_TOP/tcpbench/tests/rst-server" "$1" "$2" 60 > "$fifo" 2>"$TEST_TMP/rst.err" &
-    TCPB_PIDS+=("$!")
-    local i
-    for i in $(seq 50); do grep -q ready "$fifo" && return 0; sleep 0.1; done
-    fail "rst-server did not come up: $(cat "$TEST_TMP/rst.err")"
-}
+tcpb_start_rst_server() { tcpb_start_answer_server "$1" "$2" rst; }
 
 # tcpb_start_answer_server ADDR PORT MODE: tests/answer-server answering
 # every query as MODE says (good, short, badid, noqr, tiny).
