@@ -79,11 +79,12 @@ def run_stalls:
                  else "unknown" end)}];
 
 # run_status: ok, generator_limited (a player's self-check failed),
-# interrupted, or error (a player produced no result).
+# interrupted (the sweep was stopped during the run, or a player was), or
+# error (a player produced no result).
 def run_status:
   if any(.players[]; .rc == 1 or .result == null) then "error"
+  elif .interrupted == true or any(.players[]; .rc == 4 or .result.interrupted == true) then "interrupted"
   elif any(.players[]; .rc == 3 or .result.valid == false) then "generator_limited"
-  elif any(.players[]; .rc == 4 or .result.interrupted == true) then "interrupted"
   else "ok" end;
 
 # point($settings): the point of an array of run records (one rate).
