@@ -10,10 +10,6 @@ srv_bind_version() { named -v 2>&1 | sed -n 's/^BIND \([^ ]*\).*/\1/p' | head -n
 # BIND takes its backlog from tcp-listen-queue (the kernel caps it at the
 # namespace's somaxconn, which the testbed sets to the same value).
 srv_bind_default_backlog() { echo 256; }
-
-# minimal-responses: what BIND adds to an answer's authority and additional
-# sections, set to match NSD and Knot (docs/servers.md, measured).
-BIND_MINIMAL_RESPONSES=no-auth
 srv_bind_backlog_check() { :; }
 
 srv_bind_zone_stanza() { printf 'zone "%s" { type primary; file "%s/%s"; };\n' "$1" "$TB_ZONEDIR" "$2"; }

@@ -15,7 +15,7 @@ TB_CONFIG="$TB_STATE/config.env"
 # ---------------------------------------------------------------- settings
 
 # Every setting `up` takes (environment, or a profile and KEY=VALUE arguments).
-TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR SERVER SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG NSD_BUILD STEER PLAYER_TW_BUCKETS"
+TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR SERVER SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG MINIMAL_RESPONSES NSD_BUILD STEER PLAYER_TW_BUCKETS"
 
 # tb_apply_profile FILE|"" KEY=VALUE...: the settings of an experiment's
 # profile: the file's KEY=VALUE lines, then the arguments, on top of the
@@ -58,6 +58,7 @@ tb_defaults() {
     : "${SERVER_WORKERS:=1}"
     : "${SERVER_TCP_CLIENTS:=1000}"
     : "${SERVER_TCP_TIMEOUT:=3}"
+    : "${MINIMAL_RESPONSES:=no}"
     : "${STEER:=none}"
     : "${PLAYER_TW_BUCKETS:=default}"
     srv_check_kind "$SERVER"
@@ -97,6 +98,10 @@ tb_validate_config() {
     done
     [ "$PLAYER_TW_BUCKETS" = default ] || [[ $PLAYER_TW_BUCKETS =~ ^[0-9]+$ ]] \
         || die "PLAYER_TW_BUCKETS=$PLAYER_TW_BUCKETS must be 'default' or a number of TIME-WAIT sockets (0: none kept)"
+    case $MINIMAL_RESPONSES in
+        yes|no) ;;
+        *) die "MINIMAL_RESPONSES=$MINIMAL_RESPONSES must be yes or no (what the servers add to answers: docs/servers.md)" ;;
+    esac
     [ "$SERVER_BACKLOG" -le 65535 ] || die "SERVER_BACKLOG=$SERVER_BACKLOG: listen() backlogs stop at 65535"
     case $NSD_BUILD in
         debian|rebuilt) ;;
@@ -519,7 +524,7 @@ tb_render_server_conf() {
         -e "s|@WORKERS@|$SERVER_WORKERS|g" -e "s|@REUSEPORT@|$yn|g" \
         -e "s|@TCP_CLIENTS@|$SERVER_TCP_CLIENTS|g" -e "s|@TCP_TIMEOUT@|$SERVER_TCP_TIMEOUT|g" \
         -e "s|@TCP_TIMEOUT_DS@|$((SERVER_TCP_TIMEOUT * 10))|g" -e "s|@BACKLOG@|$SERVER_BACKLOG|g" \
-        -e "s|@MINIMAL@|$BIND_MINIMAL_RESPONSES|g" \
+        -e "s|@MINIMAL@|$MINIMAL_RESPONSES|g" \
         -e "s|@ZONEDIR@|$TB_ZONEDIR|g" -e "s|@STATEDIR@|$dir|g" \
         "$RB_TOP/scripts/templates/$(srv_template "$SERVER")" | awk -v z="$zones" '$0 == "@ZONES@" { printf "%s", z; next } { print }'
     # A change of zone content, program or backlog restarts the server too.
@@ -545,12 +550,14 @@ tb_stop_pidfile() {
     rm -f "$pidfile"
 }
 
-# tb_server_fail ROLE WHAT: stop the server and die with WHAT and the last
-# lines of its own log.
+# tb_server_fail ROLE WHAT: die with WHAT and the last lines of the
+# server's own log, after bringing the whole testbed down: a testbed whose
+# server cannot serve is not left half working.
 tb_server_fail() {
-    local role=$1 dir="$TB_STATE/$1"
-    tb_stop_pidfile "$dir/server.pid"
-    die "$2 (SERVER=$SERVER on $role)$( [ -s "$dir/server.log" ] && printf '; its log ends:\n%s' "$(tail -n 5 "$dir/server.log")")"
+    local role=$1 dir="$TB_STATE/$1" msg
+    msg="$2 (SERVER=$SERVER on $role)$( [ -s "$dir/server.log" ] && printf '; its log ends:\n%s' "$(tail -n 5 "$dir/server.log")")"
+    tb_down
+    die "$msg; the testbed is down"
 }
 
 # tb_start_server ROLE: the server daemon with the current configuration
@@ -671,7 +678,7 @@ tb_status_json() {
         --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg kind "$SERVER" --arg version "$version" --arg kernel "$(uname -r)" \
         --argjson ncpu "$(nproc)" --argjson ifidx "$(switch_ifindex "$(switch_port router-s)")" \
         --argjson tc "$SERVER_TCP_CLIENTS" --argjson tt "$SERVER_TCP_TIMEOUT" --argjson sc "$SERVER_WORKERS" \
-        --arg build "$NSD_BUILD" --arg prog "$(tb_server_program)" --argjson backlog "$SERVER_BACKLOG" \
+        --arg build "$NSD_BUILD" --arg prog "$(tb_server_program)" --argjson backlog "$SERVER_BACKLOG" --arg minimal "$MINIMAL_RESPONSES" \
         --argjson backlogs "$backlogs" \
         --arg twb "${PLAYER_TW_BUCKETS:-default}" --arg twv "$(nsx player1 sysctl -n net.ipv4.tcp_max_tw_buckets 2>/dev/null || echo)" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
@@ -691,7 +698,7 @@ tb_status_json() {
          cgroups:$cg,
          service:{ipv4:$s4, ipv6:$s6},
          server:({kind:$kind, name:({nsd:"NSD", knot:"Knot DNS", bind:"BIND 9"}[$kind]), version:$version, program:$prog,
-                  workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt,
+                  workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal,
                   listen_backlog:$backlog, listen_backlog_measured:$backlogs}
                  + (if $kind == "nsd" then {build:$build} else {} end)),
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
@@ -717,7 +724,7 @@ tb_status_text() {
       "  CPU pinning      servers on CPU \(.pinning.servers), players/listener/router/switch on CPU \(.pinning.clients)",
       "  receive path     \(.steering.mode): \(.steering.rule)",
       "  profile          \(.profile // "none (settings from the environment)")",
-      "  server           \(.server.name) \(.server.version) (\(.server.program)\(if .server.build then ", " + .server.build + " build" else "" end))  workers \(.server.workers), TCP clients \(.server.tcp_clients), TCP timeout \(.server.tcp_timeout_s)s",
+      "  server           \(.server.name) \(.server.version) (\(.server.program)\(if .server.build then ", " + .server.build + " build" else "" end))  workers \(.server.workers), TCP clients \(.server.tcp_clients), TCP timeout \(.server.tcp_timeout_s)s, minimal responses \(.server.minimal_responses)",
       "  listen backlog   \(.server.listen_backlog) (measured: \([.server.listen_backlog_measured[] | "\(.role) \(.measured | map(tostring) | join("/"))"] | join(", ")))",
       "  zones            \(.zones.variant // "default") (\(.zones.dir))",
       "  SNMP             switch port router-s (router, server VLAN) = ifIndex \(.snmp.router_server_port.ifindex)",
