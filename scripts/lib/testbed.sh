@@ -555,7 +555,10 @@ tb_stop_pidfile() {
 # server cannot serve is not left half working.
 tb_server_fail() {
     local role=$1 dir="$TB_STATE/$1" msg
-    msg="$2 (SERVER=$SERVER on $role)$( [ -s "$dir/server.log" ] && printf '; its log ends:\n%s' "$(tail -n 5 "$dir/server.log")")"
+    msg="$2 (SERVER=$SERVER on $role)"
+    if [ -s "$dir/server.log" ]; then
+        msg+=$'; its log:\n'$(tb_server_log_lines "$dir/server.log")
+    fi
     tb_down
     die "$msg; the testbed is down"
 }
@@ -581,14 +584,29 @@ tb_start_server() {
     local i
     for i in $(seq $(( ${SERVER_START_S:-15} * 10 ))); do
         tb_server_answers "$role" && return 0
-        # A daemon that exited will not answer: say so at once.
+        # A daemon that exited, or logged an error, will not answer: say so at once.
         if [ "$i" -gt 10 ] && ! tb_pid_alive "$dir/server.pid"; then
             tb_server_fail "$role" "$SERVER exited after start"
+        fi
+        if [ "$i" -gt 5 ] && tb_server_log_has_error "$dir"; then
+            tb_server_fail "$role" "$SERVER logged an error and does not answer SOA for ."
         fi
         sleep 0.1
     done
     tb_server_fail "$role" "$SERVER did not answer SOA for . within ${SERVER_START_S:-15} s of start (a zone not loaded?)"
 }
+
+# tb_server_log_lines LOG: what a daemon said about a failure: its error
+# and warning lines (at most 8), else its last 5 lines.
+tb_server_log_lines() {
+    local errs
+    errs=$(grep -iE 'error|warning|fail|fatal|critical' "$1" | tail -n 8 || true)
+    if [ -n "$errs" ]; then printf '%s\n' "$errs"; else tail -n 5 "$1"; fi
+}
+
+# tb_server_log_has_error DIR: the daemon logged an error (a zone that did
+# not load): no need to wait for the start timeout.
+tb_server_log_has_error() { grep -qiE '(^|[^a-z])(error|fatal|critical)' "$1/server.log" 2>/dev/null; }
 
 tb_server_answers() {
     nsx "$1" dig +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q .
