@@ -12,7 +12,8 @@
 #                               sets GUARD_RC, GUARD_OUT (stdout and stderr)
 #                               and GUARD_SENT (packets to or from the test
 #                               addresses that left player1)
-#   guard_expect_refused ADDR   the last run was refused before it sent:
+#   guard_expect_refused ADDR   the last run was refused before it sent
+#                               (ADDR a grep pattern):
 #                               exit 1, a message naming ADDR, the allowed
 #                               ranges and how to declare a lab's, 0 packets
 #
