@@ -29,7 +29,10 @@ def server_row($kind; $x):
    sizes: {status: ($x.sizes.status // "missing"),
            bytes_per_query_out_unsigned: (if ok($x.sizes) then ($x.sizes.variants.unsigned.bytes_per_query_out // null) else null end),
            bytes_per_query_out_signed: (if ok($x.sizes) then ($x.sizes.variants.signed.bytes_per_query_out // null) else null end),
-           growth_vs_unsigned: (if ok($x.sizes) then ($x.sizes.variants.signed.growth_vs_unsigned // null) else null end)}};
+           growth_vs_unsigned: (if ok($x.sizes) then ($x.sizes.variants.signed.growth_vs_unsigned // null) else null end),
+           # what the answers carry per section (dnsstat of the Listener's
+           # capture): where two servers' bytes per query differ
+           sections: (if ok($x.sizes) then ($x.sizes.variants | with_entries(select(.key == "unsigned" or .key == "signed") | .value = (.value.sections // null))) else null end)}};
 
 def compare:
   {schema: "rootbench.compare/1", experiment: "compare-servers",
@@ -37,6 +40,14 @@ def compare:
   | .status = (if all(.servers[]; .udp.status == "ok" and .tcp.status == "ok" and .sizes.status == "ok") then "ok" else "partial" end);
 
 # compare_table: the '#'-headed table gnuplot and the report read.
+# sections_table: per server, variant and section, bytes and records by
+# kind per response.
+def sections_table:
+  "# server,variant,section,bytes_per_response,NS,A/AAAA,RRSIG,DNSKEY,NSEC/NSEC3,DS,SOA,OPT,other",
+  (.servers[] | .server as $k | (.sizes.sections // {}) | to_entries[] | .key as $v | (.value // {}) | to_entries[]
+   | [$k, $v, .key, .value.bytes_per_response] + [.value.records_per_response | .["NS","A/AAAA","RRSIG","DNSKEY","NSEC/NSEC3","DS","SOA","OPT","other"]]
+   | map(if . == null then "" else tostring end) | join(","));
+
 def compare_table:
   "# server,version,udp_ceiling_qps,tcp_knee_0_1pct,tcp_knee_min,tcp_knee_max,tcp_server_capacity,bytes_per_query_out_unsigned,bytes_per_query_out_signed",
   (.servers[] | [.server, .version, .udp.ceiling_qps, .tcp.knee_0_1pct, .tcp.spread_0_1pct.min, .tcp.spread_0_1pct.max,

@@ -41,6 +41,9 @@ struct ds_stats {
 	uint64_t *qtype;		/* [65536]: queries by first QTYPE */
 	uint64_t q_no_question;
 	struct ds_hist resp_msg, query_msg, resp_frame, query_frame;
+	/* responses: bytes and records by kind, per section */
+	uint64_t resp_sect_bytes[DS_SECT_MAX];
+	uint64_t resp_sect_rrs[DS_SECT_MAX][DS_RR_KINDS];
 };
 
 /* ds_stats_init: -1 with errno when memory is short. */
