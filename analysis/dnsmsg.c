@@ -65,15 +65,41 @@ read_header(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 	m->arcount = LDNS_ARCOUNT(wire);
 }
 
-/* skip_dname: step over one (possibly compressed) name with
- * ldns_wire2dname, which checks labels, pointers and loops. */
-static int
-skip_dname(const uint8_t *wire, size_t len, size_t *pos)
+int
+ds_dnsmsg_name_skip(const uint8_t *wire, size_t len, size_t *pos)
 {
-	ldns_rdf *name = NULL;
-	if (ldns_wire2dname(&name, wire, len, pos) != LDNS_STATUS_OK)
-		return -1;
-	ldns_rdf_deep_free(name);
+	size_t p = *pos, end = 0, namelen = 1, hops = 0;
+
+	/* every byte read is below len: a label or a pointer that points
+	 * past the message fails the test at the top of the loop */
+	for (;;) {
+		uint8_t c;
+		if (p >= len)
+			return -1;
+		c = wire[p];
+		if (c == 0)
+			break;
+		if ((c & 0xc0) == 0xc0) {
+			if (p + 2 > len)
+				return -1;
+			if (!end)
+				end = p + 2;
+			p = ((size_t)(c & 0x3f) << 8) | wire[p + 1];
+			/* offset 0 is refused by ldns; a chain that ends
+			 * visits each offset at most once */
+			if (p == 0 || ++hops > len)
+				return -1;
+			continue;
+		}
+		/* 0x40 (extended) and 0x80 (reserved) label types */
+		if (c > LDNS_MAX_LABELLEN)
+			return -1;
+		namelen += 1 + (size_t)c;
+		if (namelen > LDNS_MAX_DOMAINLEN)
+			return -1;
+		p += 1 + (size_t)c;
+	}
+	*pos = end ? end : p + 1;
 	return 0;
 }
 
@@ -88,7 +114,7 @@ ds_dnsmsg_scan(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 		return DS_BAD_DNS_HEADER;
 	read_header(wire, len, m);
 	for (i = 0; i < m->qdcount; i++) {
-		if (skip_dname(wire, len, &pos) != 0 || pos + 4 > len)
+		if (ds_dnsmsg_name_skip(wire, len, &pos) != 0 || pos + 4 > len)
 			return DS_BAD_DNS_QUESTION;
 		if (i == 0) {
 			m->has_question = 1;
@@ -102,7 +128,7 @@ ds_dnsmsg_scan(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 		uint16_t type, rdlen;
 		size_t start = pos;
 		enum ds_sect sect = sect_of(m, i);
-		if (skip_dname(wire, len, &pos) != 0 || pos + 10 > len)
+		if (ds_dnsmsg_name_skip(wire, len, &pos) != 0 || pos + 10 > len)
 			return DS_BAD_DNS_RR;
 		type = ldns_read_uint16(wire + pos);
 		rdlen = ldns_read_uint16(wire + pos + 8);

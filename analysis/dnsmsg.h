@@ -3,9 +3,11 @@
  *
  * Two ways to get them, with the same result on well-formed messages:
  *  - ds_dnsmsg_scan: the fast path. Header fields through ldns' wire
- *    macros (LDNS_QR_WIRE, LDNS_RCODE_WIRE, ...), names through
- *    ldns_wire2dname, RR type/class/TTL/rdlength through ldns_read_uint16/32.
- *    RDATA is skipped, not decoded. Each RR's section, kind and bytes on
+ *    macros (LDNS_QR_WIRE, LDNS_RCODE_WIRE, ...), RR type/class/TTL/
+ *    rdlength through ldns_read_uint16/32. Names are stepped over by
+ *    ds_dnsmsg_name_skip, which accepts and rejects exactly the names
+ *    ldns_wire2dname does but copies and allocates nothing. RDATA is
+ *    skipped, not decoded. Each RR's section, kind and bytes on
  *    the wire are counted as it is stepped over.
  *  - ds_dnsmsg_parse_full: ldns_wire2pkt on the whole message, then ldns'
  *    packet accessors. Slower; stricter about RDATA. Used with --full and
@@ -55,6 +57,18 @@ struct ds_dnsmsg {
  * on failure the fields read so far stay in m (header when len >= 12). */
 enum ds_skip ds_dnsmsg_scan(const uint8_t *wire, size_t len,
 	struct ds_dnsmsg *m);
+
+/* ds_dnsmsg_name_skip: step *pos over the (possibly compressed) name at
+ * wire[*pos], wire[0..len) being the whole message. 0 with *pos just past
+ * the name's terminal zero or past its first compression pointer; -1 with
+ * *pos unchanged when the name is bad. Bad, as for ldns_wire2dname: a
+ * label or pointer that runs past len, a label of type 0x40 or 0x80
+ * (length byte 64..191), a pointer to offset 0 or to len or beyond, more
+ * than 255 bytes once decompressed (terminal zero included), or a pointer
+ * chain that loops. Pointers are followed only to check the rest of the
+ * name, without copying it; a chain is cut after len hops, since one that
+ * ends visits each offset at most once. */
+int ds_dnsmsg_name_skip(const uint8_t *wire, size_t len, size_t *pos);
 
 /* ds_dnsmsg_parse_full: the same through ldns_wire2pkt. */
 enum ds_skip ds_dnsmsg_parse_full(const uint8_t *wire, size_t len,

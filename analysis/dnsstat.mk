@@ -14,3 +14,4 @@ $(eval $(call c_unit_test,analysis/test_tcpflow,analysis/test_tcpflow.c analysis
 $(eval $(call c_unit_test,analysis/test_stats,analysis/test_stats.c analysis/stats.c analysis/output.c analysis/json.c analysis/capture.c analysis/dnsmsg.c,$(DNSSTAT_LIBS)))
 $(eval $(call c_unit_test,analysis/test_numparse,analysis/test_numparse.c analysis/numparse.c,))
 $(eval $(call c_unit_test,analysis/test_outfile,analysis/test_outfile.c analysis/outfile.c,))
+$(eval $(call c_unit_test,analysis/test_json,analysis/test_json.c analysis/json.c,))

@@ -9,6 +9,17 @@
  * records built into each section by kind (answer AAAA; authority 2 NS;
  * additional A, TXT and the OPT), and the bytes per section add up to the
  * message minus its header and question.
+ *
+ * The name walker ds_dnsmsg_name_skip, on crafted names: the root name, a
+ * compression pointer (offset just past the pointer, not past what it
+ * points to), a name of exactly 255 bytes (in place and through a
+ * pointer) accepted, 256 bytes (in place and through a pointer) rejected,
+ * every truncation of a good name rejected, label types 0x40 and 0x80
+ * rejected, pointers to offset 0, past the end and in a loop rejected,
+ * *pos untouched on failure. Then a differential check against
+ * ldns_wire2dname on pseudo-random names (same verdict, same offset), which
+ * must see every kind of verdict, and must catch a walker that does not
+ * follow pointers (negative control).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +69,261 @@ build(int qr, int rcode, int edns, int do_bit, uint16_t udp, int rrs,
 		exit(2);
 	ldns_pkt_free(p);
 	return wire;
+}
+
+/* walk: ds_dnsmsg_name_skip from start; the end offset or -1 (then *pos
+ * must be untouched) */
+static long
+walk(const uint8_t *wire, size_t len, size_t start)
+{
+	size_t pos = start;
+	if (ds_dnsmsg_name_skip(wire, len, &pos) != 0) {
+		UT_EQ(pos, start);
+		return -1;
+	}
+	return (long)pos;
+}
+
+/* put_labels: labels of the given lengths (filled with 'a') at w[at..],
+ * then the terminal zero unless term is 0; returns the offset after. */
+static size_t
+put_labels(uint8_t *w, size_t at, const int *lens, size_t n, int term)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		w[at++] = (uint8_t)lens[i];
+		memset(w + at, 'a', (size_t)lens[i]);
+		at += (size_t)lens[i];
+	}
+	if (term)
+		w[at++] = 0;
+	return at;
+}
+
+static void
+test_name_skip(void)
+{
+	uint8_t w[1024];
+	size_t end, cut;
+	static const int max255[] = { 63, 63, 63, 61 };	/* 254 + root */
+	static const int over256[] = { 63, 63, 63, 62 };
+	static const int suffix[] = { 63, 63, 63 };	/* 192 + root */
+	static const int pre62[] = { 61 }, pre63[] = { 62 };	/* bytes */
+
+	memset(w, 0xee, sizeof(w));
+	memset(w, 0, 12);
+
+	/* the root name, followed by bytes that are not part of it */
+	w[12] = 0;
+	UT_EQ(walk(w, 20, 12), 13);
+
+	/* example.com at 12..25, www+pointer at 25..31, pointer to a
+	 * pointer at 31..33; then 0x05 and more bytes that must not be read
+	 * as part of the name */
+	memcpy(w + 12, "\7example\3com\0", 13);
+	memcpy(w + 25, "\3www\xc0\x0c", 6);
+	memcpy(w + 31, "\xc0\x19", 2);
+	memcpy(w + 33, "\x05" "abcde\0", 7);
+	UT_EQ(walk(w, 40, 12), 25);
+	UT_EQ(walk(w, 40, 25), 31);
+	UT_EQ(walk(w, 40, 31), 33);
+	/* every truncation of the message inside a name is an error */
+	for (cut = 13; cut < 25; cut++)
+		UT_EQ(walk(w, cut, 12), -1);
+	for (cut = 26; cut < 31; cut++)
+		UT_EQ(walk(w, cut, 25), -1);
+	UT_EQ(walk(w, 32, 31), -1);
+	/* a message may end right after a pointer; a label the pointer
+	 * leads to may not run past the end */
+	UT_EQ(walk(w, 33, 31), 33);
+	w[12] = 30;			/* "example" now claims 30 bytes */
+	UT_EQ(walk(w, 40, 31), -1);
+	UT_EQ(walk(w, 40, 25), -1);
+	w[12] = 7;
+	/* no terminal zero before the end of the message */
+	UT_EQ(walk(w, 39, 33), -1);
+	UT_EQ(walk(w, 40, 33), 40);
+
+	/* label types 0x40 (extended) and 0x80 (reserved), after a plain
+	 * label: rejected though, read as lengths, they would fit in the
+	 * message and end in a terminal zero; 63 is the longest label */
+	{
+		static const uint8_t types[] = { 0x40, 0x41, 0x7f, 0x80,
+			0xbf, 63 };
+		size_t i;
+		for (i = 0; i < sizeof(types); i++) {
+			uint8_t t = types[i];
+			memcpy(w + 12, "\1a", 2);
+			w[14] = t;
+			memset(w + 15, 'a', t);
+			w[15 + t] = 0;
+			UT_EQ(walk(w, 16 + (size_t)t + 3, 12),
+				t == 63 ? 16 + (long)t : -1);
+		}
+	}
+
+	/* bad pointers: to offset 0, to len, beyond, to itself, a loop of
+	 * two; a pointer to a root byte is fine */
+	memcpy(w + 12, "\xc0\x00", 2);
+	UT_EQ(walk(w, 40, 12), -1);
+	memcpy(w + 12, "\xc0\x28", 2);
+	UT_EQ(walk(w, 40, 12), -1);
+	UT_EQ(walk(w, 41, 12), -1);	/* w[40] is 0xee */
+	w[40] = 0;
+	UT_EQ(walk(w, 41, 12), 14);
+	memcpy(w + 12, "\xff\xff", 2);
+	UT_EQ(walk(w, 40, 12), -1);
+	memcpy(w + 12, "\xc0\x0c", 2);
+	UT_EQ(walk(w, 40, 12), -1);
+	memcpy(w + 12, "\xc0\x0e\xc0\x0c", 4);
+	UT_EQ(walk(w, 40, 12), -1);
+	memcpy(w + 12, "\1a\xc0\x0c", 4);	/* loop through a label */
+	UT_EQ(walk(w, 40, 12), -1);
+
+	/* 255 bytes in place: accepted, 256: rejected */
+	end = put_labels(w, 12, max255, 4, 1);
+	UT_EQ(end - 12, 255);
+	UT_EQ(walk(w, end + 5, 12), (long)end);
+	end = put_labels(w, 12, over256, 4, 1);
+	UT_EQ(walk(w, end + 5, 12), -1);
+	UT_EQ(walk(w, end - 1, 12), -1);
+
+	/* through a pointer: a 193-byte suffix at 12, then a 62-byte prefix
+	 * pointing to it (255 in all) and a 63-byte one (256) */
+	end = put_labels(w, 12, suffix, 3, 1);
+	UT_EQ(end, 12 + 193);
+	{
+		size_t a = end, b;
+		b = put_labels(w, a, pre62, 1, 0);
+		w[b] = 0xc0; w[b + 1] = 12;
+		UT_EQ(walk(w, b + 2, a), (long)(b + 2));
+		a = b + 2;
+		b = put_labels(w, a, pre63, 1, 0);
+		w[b] = 0xc0; w[b + 1] = 12;
+		UT_EQ(walk(w, b + 2, a), -1);
+	}
+}
+
+/* rng: xorshift32, so the pseudo-random names are the same every run */
+static uint32_t rng_state = 2463534242u;
+static uint32_t
+rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 17;
+	rng_state ^= rng_state << 5;
+	return rng_state;
+}
+
+/* random_name_byte: mostly short labels and pointers to early offsets,
+ * sometimes the other label types, long labels and roots */
+static uint8_t
+random_name_byte(size_t len)
+{
+	uint32_t r = rng() % 100;
+	if (r < 35)
+		return (uint8_t)(1 + rng() % 4);
+	if (r < 45)
+		return 0;
+	if (r < 60)
+		return (uint8_t)(0xc0 | (rng() % 4 == 0 ? rng() % 64 : 0));
+	if (r < 75)
+		return (uint8_t)(rng() % (len + 4));
+	if (r < 80)
+		return (uint8_t)(60 + rng() % 8);
+	return (uint8_t)rng();
+}
+
+typedef int (*skip_fn)(const uint8_t *, size_t, size_t *);
+
+/* skip_no_follow: a walker that stops at a pointer without looking at
+ * what it points to: the differential check must catch it. */
+static int
+skip_no_follow(const uint8_t *wire, size_t len, size_t *pos)
+{
+	size_t p = *pos, namelen = 1;
+	while (p < len && wire[p] != 0) {
+		if ((wire[p] & 0xc0) == 0xc0) {
+			if (p + 2 > len)
+				return -1;
+			*pos = p + 2;
+			return 0;
+		}
+		if (wire[p] > 63 || (namelen += 1u + wire[p]) > 255 ||
+		    p + 1 + wire[p] > len)
+			return -1;
+		p += 1u + wire[p];
+	}
+	if (p >= len)
+		return -1;
+	*pos = p + 1;
+	return 0;
+}
+
+/* differ: run fn and ldns_wire2dname on n pseudo-random messages; the
+ * number of disagreements (verdict or end offset). With seen, count the
+ * ldns verdicts: [0] ok without, [1] ok with a pointer, [2] label,
+ * [3] pointer, [4] name length, [5] message length errors. */
+static unsigned
+differ(skip_fn fn, unsigned n, unsigned seen[6])
+{
+	uint8_t w[300];
+	unsigned k, bad = 0;
+	for (k = 0; k < n; k++) {
+		size_t len = 13 + rng() % (sizeof(w) - 13), i, p1, p2;
+		size_t start = 12 + rng() % 8;
+		ldns_rdf *name = NULL;
+		ldns_status st;
+		int rc;
+		for (i = 0; i < len; i++)
+			w[i] = random_name_byte(len);
+		if (rng() % 4 == 0) {
+			/* a long name somewhere for the pointers to find */
+			size_t at = 12 + rng() % 40;
+			int lens[4] = { 63, 63, (int)(rng() % 64),
+				(int)(rng() % 64) };
+			if (at + 256 < len)
+				put_labels(w, at, lens, 4, 1);
+		}
+		if (start >= len)
+			start = 12;
+		p1 = p2 = start;
+		rc = fn(w, len, &p1);
+		st = ldns_wire2dname(&name, w, len, &p2);
+		ldns_rdf_deep_free(name);
+		if ((rc == 0) != (st == LDNS_STATUS_OK) ||
+		    (rc == 0 && p1 != p2))
+			bad++;
+		if (!seen)
+			continue;
+		if (st == LDNS_STATUS_OK)
+			seen[p2 - start == 2 || memchr(w + start, 0,
+				p2 - start) == NULL ? 1 : 0]++;
+		else if (st == LDNS_STATUS_LABEL_OVERFLOW)
+			seen[2]++;
+		else if (st == LDNS_STATUS_INVALID_POINTER)
+			seen[3]++;
+		else if (st == LDNS_STATUS_DOMAINNAME_OVERFLOW)
+			seen[4]++;
+		else
+			seen[5]++;
+	}
+	return bad;
+}
+
+static void
+test_name_skip_vs_ldns(void)
+{
+	unsigned seen[6] = { 0 }, i;
+	UT_EQ(differ(ds_dnsmsg_name_skip, 200000, seen), 0);
+	for (i = 0; i < 6; i++) {
+		if (seen[i] < 100)
+			fprintf(stderr, "verdict %u seen %u times\n", i,
+				seen[i]);
+		UT_CHECK(seen[i] >= 100);
+	}
+	/* negative control */
+	UT_CHECK(differ(skip_no_follow, 20000, NULL) > 100);
 }
 
 int
@@ -131,5 +397,7 @@ main(void)
 		UT_EQ(ds_dnsmsg_scan(loop, sizeof(loop), &a),
 			DS_BAD_DNS_QUESTION);
 	}
+	test_name_skip();
+	test_name_skip_vs_ldns();
 	return UT_DONE("test_dnsmsg");
 }
