@@ -1,55 +1,68 @@
 # compare.jq: the side-by-side comparison of server kinds (make
 # compare-servers), from each server's own summaries; the only place its
-# rules are written. Input, one object per server kind:
-#   {"nsd": {"testbed": <testbed.json>, "udp": <udp-unshaped/summary.json>,
-#            "sizes": <sizes/summary.json>, "tcp": <tcp/1p1s/summary.json>}, ...}
-# (a missing file is null). Output: rootbench.compare/1 with one row per
-# server; every value is copied from the named summary, never computed
-# from another server's, and a missing or failed experiment gives nulls
-# with its status, never a number.
+# rules are written. Input, per server kind, its repetitions in the order
+# they ran (the servers were interleaved: r1 of every kind, then r2, ...):
+#   {"nsd": [{"rep": 1, "testbed": <testbed.json>, "udp": <udp-unshaped/summary.json>,
+#             "sizes": <sizes/summary.json>, "tcp": <tcp/1p1s/summary.json>}, ...], ...}
+# (a missing file is null). Output: rootbench.compare/1, one row per
+# server. Every figure is the spread (scripts/lib/spread.jq: min, median,
+# max, flagged beyond 5 %) of the values the repetitions' own summaries
+# hold; a repetition whose experiment failed or is missing adds no value
+# (its status is listed), so a figure is never made up from another run.
+
+include "spread";
 
 def ok($s): $s != null and $s.status == "ok";
-def spread($r): if $r == null then null else {n: $r.n, min: $r.min, median: $r.median, max: $r.max, spread_pct: $r.spread_pct, flagged: $r.flagged} end;
+# figure(f): f of every repetition whose experiment is ok, as a spread.
+def figure(exp; f): [.[] | select(ok(exp)) | f] | repeat_spread;
+def statuses(exp): [.[] | (exp.status // "missing")];
 
-def server_row($kind; $x):
-  {server: $kind,
-   name: ($x.testbed.server.name // $kind), version: ($x.testbed.server.version // null),
-   listen_backlog: ($x.testbed.server.listen_backlog // null),
-   minimal_responses: ($x.testbed.server.minimal_responses // null),
-   udp: {status: ($x.udp.status // "missing"),
-         ceiling_qps: (if ok($x.udp) then $x.udp.ceiling_qps else null end),
-         verdict: (if ok($x.udp) then ($x.udp.verdict.summary // $x.udp.verdict // null) else null end)},
-   tcp: {status: ($x.tcp.status // "missing"),
-         knee_0_1pct: (if ok($x.tcp) then ($x.tcp.fail_0_1pct.rate // null) else null end),
-         knee_1pct: (if ok($x.tcp) then ($x.tcp.fail_1pct.rate // null) else null end),
-         max_handled: (if ok($x.tcp) then ($x.tcp.max_handled.handled_rate // null) else null end),
-         verdict: (if ok($x.tcp) then ($x.tcp.verdict.summary // null) else null end),
-         server_capacity: (if ok($x.tcp) then ($x.tcp.verdict.server_capacity // false) else null end),
-         spread_0_1pct: (if ok($x.tcp) then spread($x.tcp.repetitions.fail_0_1pct) else null end)},
-   sizes: {status: ($x.sizes.status // "missing"),
-           bytes_per_query_out_unsigned: (if ok($x.sizes) then ($x.sizes.variants.unsigned.bytes_per_query_out // null) else null end),
-           bytes_per_query_out_signed: (if ok($x.sizes) then ($x.sizes.variants.signed.bytes_per_query_out // null) else null end),
-           growth_vs_unsigned: (if ok($x.sizes) then ($x.sizes.variants.signed.growth_vs_unsigned // null) else null end),
-           # what the answers carry per section (dnsstat of the Listener's
-           # capture): where two servers' bytes per query differ
-           sections: (if ok($x.sizes) then ($x.sizes.variants | with_entries(select(.key == "unsigned" or .key == "signed") | .value = (.value.sections // null))) else null end)}};
+def server_row($kind):
+  . as $reps | ([$reps[] | .testbed | select(. != null)][0] // {}) as $tb
+  | {server: $kind,
+     name: ($tb.server.name // $kind), version: ($tb.server.version // null),
+     listen_backlog: ($tb.server.listen_backlog // null),
+     minimal_responses: ($tb.server.minimal_responses // null),
+     repetitions: ($reps | length),
+     udp: {statuses: statuses(.udp),
+           ceiling_qps: figure(.udp; .udp.ceiling_qps),
+           verdicts: [.[] | select(ok(.udp)) | (.udp.verdict.summary // .udp.verdict // null)]},
+     tcp: {statuses: statuses(.tcp),
+           knee_0_1pct: figure(.tcp; .tcp.fail_0_1pct.rate // null),
+           max_handled: figure(.tcp; .tcp.max_handled.handled_rate // null),
+           server_capacity: [.[] | select(ok(.tcp)) | (.tcp.verdict.server_capacity // false)],
+           verdicts: [.[] | select(ok(.tcp)) | (.tcp.verdict.summary // null)]},
+     sizes: {statuses: statuses(.sizes),
+             bytes_per_query_out_unsigned: figure(.sizes; .sizes.variants.unsigned.bytes_per_query_out // null),
+             bytes_per_query_out_signed: figure(.sizes; .sizes.variants.signed.bytes_per_query_out // null),
+             growth_vs_unsigned: figure(.sizes; .sizes.variants.signed.growth_vs_unsigned // null),
+             # what the answers carry per section (dnsstat of the Listener's
+             # capture), of the first repetition with a sizes run: where two
+             # servers' bytes per query differ
+             sections: ([.[] | select(ok(.sizes))][0].sizes.variants // null
+                        | if . == null then null
+                          else with_entries(select(.key == "unsigned" or .key == "signed") | .value = (.value.sections // null)) end)}};
 
 def compare:
   {schema: "rootbench.compare/1", experiment: "compare-servers",
-   servers: [to_entries[] | server_row(.key; .value)]}
-  | .status = (if all(.servers[]; .udp.status == "ok" and .tcp.status == "ok" and .sizes.status == "ok") then "ok" else "partial" end);
+   servers: [to_entries[] | .key as $k | .value | server_row($k)]}
+  | .status = (if all(.servers[]; all((.udp.statuses + .tcp.statuses + .sizes.statuses)[]; . == "ok")) then "ok" else "partial" end);
 
-# compare_table: the '#'-headed table gnuplot and the report read.
-# sections_table: per server, variant and section, bytes and records by
-# kind per response.
+# sections_table: per server, zone and section, bytes and records by kind
+# per response.
 def sections_table:
   "# server,variant,section,bytes_per_response,NS,A/AAAA,RRSIG,DNSKEY,NSEC/NSEC3,DS,SOA,OPT,other",
   (.servers[] | .server as $k | (.sizes.sections // {}) | to_entries[] | .key as $v | (.value // {}) | to_entries[]
    | [$k, $v, .key, .value.bytes_per_response] + [.value.records_per_response | .["NS","A/AAAA","RRSIG","DNSKEY","NSEC/NSEC3","DS","SOA","OPT","other"]]
    | map(if . == null then "" else tostring end) | join(","));
 
+# compare_table: the '#'-headed table (medians, min and max over the
+# repetitions) gnuplot and the report read.
 def compare_table:
-  "# server,version,udp_ceiling_qps,tcp_knee_0_1pct,tcp_knee_min,tcp_knee_max,tcp_server_capacity,bytes_per_query_out_unsigned,bytes_per_query_out_signed",
-  (.servers[] | [.server, .version, .udp.ceiling_qps, .tcp.knee_0_1pct, .tcp.spread_0_1pct.min, .tcp.spread_0_1pct.max,
-                 .tcp.server_capacity, .sizes.bytes_per_query_out_unsigned, .sizes.bytes_per_query_out_signed]
+  "# server,version,repetitions,udp_ceiling_median,udp_ceiling_min,udp_ceiling_max,tcp_knee_median,tcp_knee_min,tcp_knee_max,bytes_out_unsigned_median,bytes_out_signed_median,bytes_out_signed_min,bytes_out_signed_max",
+  (.servers[] | [.server, .version, .repetitions,
+                 .udp.ceiling_qps.median, .udp.ceiling_qps.min, .udp.ceiling_qps.max,
+                 .tcp.knee_0_1pct.median, .tcp.knee_0_1pct.min, .tcp.knee_0_1pct.max,
+                 .sizes.bytes_per_query_out_unsigned.median, .sizes.bytes_per_query_out_signed.median,
+                 .sizes.bytes_per_query_out_signed.min, .sizes.bytes_per_query_out_signed.max]
                 | map(if . == null then "" else tostring end) | join(","));

@@ -391,25 +391,32 @@ def compare_section($b):
   $b.exps.compare as $e | $e.summary as $s | $e.file as $f
   | if $e.dir_exists | not then "" else
     "<section id=\"compare\"><h2>Servers compared \(status_badge($e))</h2>"
-    + "<p><b>What is measured.</b> The same experiments against each server software in turn, on the same testbed, zones and traces: the UDP ceiling on an unshaped link, bytes per query on the unsigned and the paper's signed zone (from the switch's SNMP counters), and the TCP sweep 1p1s with the verdict on its knee and the spread of the knee over the repetitions. A knee the verdict does not attribute to the server is the rig's, not the server's capacity. The servers' settings side by side, and what each adds to an answer: docs/servers.md. Each server's full report: "
-    + ([$s.servers // [] | to_entries[] | "<a href=\"servers/\(.value.server | esc)/report.html\">\(val($s; $f; ["servers", .key, "name"]))</a>"] | join(" · ")) + ".</p>"
+    + "<p><b>What is measured.</b> The same experiments against each server software in turn, on the same testbed, zones and traces: the UDP ceiling on an unshaped link, bytes per query on the unsigned and the paper's signed zone (from the switch's SNMP counters), and the TCP sweep 1p1s with the verdict on its knee; the servers take turns, repetition by repetition. A knee the verdict does not attribute to the server is the rig's, not the server's capacity. The servers' settings side by side, and what each adds to an answer: docs/servers.md. Each server's full report: "
+    + ([$s.servers // [] | to_entries[] | .key as $i | .value as $row | "\(val($s; $f; ["servers", $i, "name"])) " + ([range(1; $row.repetitions + 1) | "<a href=\"servers/\($row.server | esc)/r\(.)/report.html\">r\(.)</a>"] | join(" "))] | join(" · ")) + ".</p>"
     + status_text($e; "the comparison of servers")
     + (if $s == null then "" else
-        "<table class=\"cmp\"><tr><th>server</th><th>version</th><th>listen backlog</th><th>minimal responses</th><th>UDP ceiling unshaped (answers/s)</th><th>TCP knee, 0.1 % failed (conn/s)</th><th>knee over repetitions: min / median / max</th><th>knee is the server's capacity</th><th>TCP verdict</th><th>bytes per query out, unsigned</th><th>signed</th><th>growth</th></tr>"
+        "<p>Each figure is the median over the repetitions, with the lowest and the highest beside it; a figure that moved more than 5 % from its median is marked <b>moved &gt;5 %</b>, not averaged away.</p>"
+        + "<table class=\"cmp\"><tr><th>server</th><th>version</th><th>listen backlog</th><th>minimal responses</th><th>repetitions</th><th>UDP ceiling unshaped (answers/s)</th><th>TCP knee, 0.1 % failed (conn/s)</th><th>bytes per query out, unsigned</th><th>signed</th><th>growth</th></tr>"
         + ([$s.servers | to_entries[] | .key as $i
-            | "<tr><th>\(val($s; $f; ["servers",$i,"name"]))</th><td>\(val($s; $f; ["servers",$i,"version"]))</td>"
+            | def fig($path; $round): ($s | getpath(["servers",$i] + $path)) as $v
+                | if ($v.n // 0) == 0 then nm
+                  else "\(val($s; $f; ["servers",$i] + $path + ["median"]; $round; null)) <small>(\(val($s; $f; ["servers",$i] + $path + ["min"]; $round; null))&ndash;\(val($s; $f; ["servers",$i] + $path + ["max"]; $round; null)), n = \(val($s; $f; ["servers",$i] + $path + ["n"])))</small>"
+                       + (if $v.flagged then " <b>moved &gt;5 %</b>" else "" end) end;
+            "<tr><th>\(val($s; $f; ["servers",$i,"name"]))</th><td>\(val($s; $f; ["servers",$i,"version"]))</td>"
               + "<td>\(val($s; $f; ["servers",$i,"listen_backlog"]))</td><td>\(val($s; $f; ["servers",$i,"minimal_responses"]))</td>"
-              + "<td>\(val($s; $f; ["servers",$i,"udp","ceiling_qps"]))</td>"
-              + "<td>\(val($s; $f; ["servers",$i,"tcp","knee_0_1pct"]))</td>"
-              + "<td>\(val($s; $f; ["servers",$i,"tcp","spread_0_1pct","min"])) / \(val($s; $f; ["servers",$i,"tcp","spread_0_1pct","median"])) / \(val($s; $f; ["servers",$i,"tcp","spread_0_1pct","max"]))</td>"
-              + "<td>\(val($s; $f; ["servers",$i,"tcp","server_capacity"]))</td>"
-              + "<td style=\"text-align:left\">\(val($s; $f; ["servers",$i,"tcp","verdict"]))</td>"
-              + "<td>\(val($s; $f; ["servers",$i,"sizes","bytes_per_query_out_unsigned"]))</td>"
-              + "<td>\(val($s; $f; ["servers",$i,"sizes","bytes_per_query_out_signed"]))</td>"
-              + "<td>\(val($s; $f; ["servers",$i,"sizes","growth_vs_unsigned"]; 3; null))</td></tr>"] | join(""))
+              + "<td>\(val($s; $f; ["servers",$i,"repetitions"]))</td>"
+              + "<td>\(fig(["udp","ceiling_qps"]; null))</td>"
+              + "<td>\(fig(["tcp","knee_0_1pct"]; null))</td>"
+              + "<td>\(fig(["sizes","bytes_per_query_out_unsigned"]; null))</td>"
+              + "<td>\(fig(["sizes","bytes_per_query_out_signed"]; null))</td>"
+              + "<td>\(fig(["sizes","growth_vs_unsigned"]; 3))</td></tr>"] | join(""))
         + "</table>"
-        + "<p>Status of each server's experiments: " + ([$s.servers | to_entries[] | .key as $i
-            | "\(val($s; $f; ["servers",$i,"name"])): UDP \(val($s; $f; ["servers",$i,"udp","status"])), sizes \(val($s; $f; ["servers",$i,"sizes","status"])), TCP \(val($s; $f; ["servers",$i,"tcp","status"]))"] | join("; ")) + ".</p>"
+        + "<h3>TCP verdicts</h3><p>Where each server's TCP sweep lost its first work, per repetition. Only a knee the verdict gives to the server is the server's capacity; a knee of the rig (the generator, a stall from outside, the players) says what this machine could measure, not what the server can do.</p><ul>"
+        + ([$s.servers | to_entries[] | .key as $i | .value.tcp.verdicts | to_entries[] | .key as $j
+            | "<li>\(val($s; $f; ["servers",$i,"name"])), repetition \($j + 1): \(val($s; $f; ["servers",$i,"tcp","verdicts",$j])) (server's capacity: \(val($s; $f; ["servers",$i,"tcp","server_capacity",$j])))</li>"] | join(""))
+        + "</ul>"
+        + "<p>Status of each server's experiments, per repetition: " + ([$s.servers | to_entries[] | .key as $i
+            | "\(val($s; $f; ["servers",$i,"name"])): UDP \([.value.udp.statuses | to_entries[] | val($s; $f; ["servers",$i,"udp","statuses",.key])] | join("/")), sizes \([.value.sizes.statuses | to_entries[] | val($s; $f; ["servers",$i,"sizes","statuses",.key])] | join("/")), TCP \([.value.tcp.statuses | to_entries[] | val($s; $f; ["servers",$i,"tcp","statuses",.key])] | join("/"))"] | join("; ")) + ".</p>"
         + "<h3>Tables</h3><p>The answer codes and answer sizes of each server's sizes run, copied from its results: differences in bytes per query come from what each server puts in an answer's authority and additional sections (docs/servers.md).</p>"
         + tables($e; [])
         + values_table($s; $f; ["schema","experiment"])

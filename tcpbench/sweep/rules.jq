@@ -15,6 +15,7 @@
 # Settings: {collapse_fraction, backlog, tcp_count, servers}.
 
 include "layers";
+include "spread";
 
 def round1: . * 10 | round / 10;
 def round3: . * 1000 | round / 1000;
@@ -176,13 +177,4 @@ def predict($settings):
      measured: $c.rate,
      ratio: (if ($b | length) > 0 and $c.rate then ($c.rate / ($b | min_by(.total) | .total) | round3) else null end)};
 
-# repeat_spread: knees of several repetitions of a sweep -> min/median/max,
-# flagged when they differ by more than 5 % of the median.
-def repeat_spread:
-  [.[] | select(. != null)] | sort as $k
-  | if ($k | length) == 0 then {n: 0, min: null, median: null, max: null, spread_pct: null, flagged: false}
-    else ($k[($k | length) / 2 | floor]) as $m
-      | {n: ($k | length), values: $k, min: $k[0], median: $m, max: $k[-1],
-         spread_pct: (if $m > 0 then (($k[-1] - $k[0]) * 100 / $m | round1) else null end),
-         flagged: ($m > 0 and (($k[-1] - $m) > 0.05 * $m or ($m - $k[0]) > 0.05 * $m))}
-    end;
+# repeat_spread (spread of the knees over repetitions): scripts/lib/spread.jq.
