@@ -437,9 +437,17 @@ def compare_section($b):
 + "<h1>rootbench report</h1>\n"
 + (if $b.fixture then "<p class=\"fixture\">TEST FIXTURE: these results were written by hand for testing the report generator. They are NOT measurements.</p>\n" else "" end)
 + "<p>Results directory <code class=\"meta\">\($b.run | esc)</code>; generated <span class=\"meta\">\($b.generated | esc)</span> by <code>analysis/report</code>. Beside each value stands the value of the reference study, \(val($b.paper; "paper.json"; ["citation"])), with the section it comes from, the ratio of this run's value to it and the difference. A value shown as <span class=\"nm\">not measured</span> is absent from the results. Every number on this page is read from the files of the results directory (hover: <code>data-src</code>).</p>\n"
-+ "<p>Experiments: " + ([ [["udp","UDP ceiling (shaped link)"],["udp-unshaped","UDP ceiling (unshaped)"],["sizes","response sizes"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]][] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n"
+# A comparison of servers (make compare-servers) holds the experiments in
+# each server's own directories: its page shows the comparison, the
+# testbed and the experiments this directory itself holds, not a "did not
+# run" section for each of the others.
++ ($b.exps.compare.dir_exists) as $cmp
+| def shown($k): ($cmp | not) or $b.exps[$k].dir_exists;
+(if $cmp then "" else
+  "<p>Experiments: " + ([ [["udp","UDP ceiling (shaped link)"],["udp-unshaped","UDP ceiling (unshaped)"],["sizes","response sizes"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]][] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n" end)
 + bench_section + "\n" + compare_section($b) + "\n" + testbed_section + "\n"
-+ udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n"
-+ udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n"
-+ sizes_section($b) + "\n" + lb_section($b) + "\n" + tcp_section($b) + "\n" + tcp_limits_section($b) + "\n"
++ (if shown("udp") then udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n" else "" end)
++ (if shown("udp-unshaped") then udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n" else "" end)
++ (if shown("sizes") then sizes_section($b) + "\n" else "" end) + (if shown("lb") then lb_section($b) + "\n" else "" end)
++ (if shown("tcp") then tcp_section($b) + "\n" else "" end) + (if shown("tcp-limits") then tcp_limits_section($b) + "\n" else "" end)
 + "</body></html>"
