@@ -227,6 +227,35 @@ run(struct cap *c, size_t max, struct result *r)
 	unlink(c->path);
 }
 
+struct slice {
+	uint8_t host;		/* client: last address byte, port */
+	uint16_t sport;
+	const uint8_t *stream;	/* the client's byte stream ... */
+	size_t off, n;		/* ... and the part this segment carries */
+};
+
+/* replay: a capture of the slices as segments, in order, read back
+ * through a flow map of at most max flows */
+static void
+replay(int family, const struct slice *sl, size_t n, size_t max,
+	struct result *r)
+{
+	struct cap c;
+	size_t i;
+	cap_open(&c);
+	for (i = 0; i < n; i++)
+		cap_seg(&c, family, sl[i].host, sl[i].sport, sl[i].stream,
+			sl[i].off, sl[i].n);
+	cap_close(&c);
+	run(&c, max, r);
+}
+
+/* REPLAY(family, max, slices...): replay the slices into r */
+#define REPLAY(family, max, ...) do { \
+	const struct slice sl_[] = { __VA_ARGS__ }; \
+	replay(family, sl_, sizeof(sl_) / sizeof(sl_[0]), max, &r); \
+} while (0)
+
 /* ---- the tests */
 
 static void
@@ -236,50 +265,41 @@ test_one_segment_and_splits(void)
 	size_t a = dns_msg(s, 1, 0, 0, 0);
 	size_t b = dns_msg(s + a, 2, 1, 300, 0x33);
 	size_t e = a + b + dns_msg(s + a + b, 3, 0, 0, 0);
-	struct cap c;
 	struct result r;
 
 	/* all three in one segment */
-	cap_open(&c);
-	cap_seg(&c, 4, 1, 1111, s, 0, e);
-	cap_close(&c);
-	run(&c, 16, &r);
+	REPLAY(4, 16,
+	    { 1, 1111, s, 0, e });
 	UT_EQ(got_n, 3);
 	UT_CHECK(got(0, s) && got(1, s + a) && got(2, s + a + b));
 	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 0);
 
 	/* message 2 over two segments, then over three, the first cut
 	 * inside its length prefix */
-	cap_open(&c);
-	cap_seg(&c, 4, 1, 2222, s, 0, a + 100);
-	cap_seg(&c, 4, 1, 2222, s, a + 100, e - a - 100);
-	cap_seg(&c, 4, 2, 3333, s, 0, a + 1);
-	cap_seg(&c, 4, 2, 3333, s, a + 1, 150);
-	cap_seg(&c, 4, 2, 3333, s, a + 151, e - a - 151);
-	cap_close(&c);
-	run(&c, 16, &r);
+	REPLAY(4, 16,
+	    { 1, 2222, s, 0, a + 100 },
+	    { 1, 2222, s, a + 100, e - a - 100 },
+	    { 2, 3333, s, 0, a + 1 },
+	    { 2, 3333, s, a + 1, 150 },
+	    { 2, 3333, s, a + 151, e - a - 151 });
 	UT_EQ(got_n, 6);
 	UT_CHECK(got(1, s + a) && got(4, s + a) && got(5, s + a + b));
 	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 0);
 	UT_EQ(r.skip[DS_SKIP_TCP_UNSYNCED], 0);
 
 	/* negative control: the middle one of the three lost */
-	cap_open(&c);
-	cap_seg(&c, 4, 2, 3333, s, 0, a + 1);
-	cap_seg(&c, 4, 2, 3333, s, a + 151, e - a - 151);
-	cap_close(&c);
-	run(&c, 16, &r);
+	REPLAY(4, 16,
+	    { 2, 3333, s, 0, a + 1 },
+	    { 2, 3333, s, a + 151, e - a - 151 });
 	UT_EQ(got_n, 1);
 	UT_CHECK(got(0, s));
 	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 1);
 
 	/* a retransmission, and a segment repeating 5 seen bytes */
-	cap_open(&c);
-	cap_seg(&c, 4, 1, 4444, s, 0, a + 100);
-	cap_seg(&c, 4, 1, 4444, s, 0, a + 100);
-	cap_seg(&c, 4, 1, 4444, s, a + 95, e - a - 95);
-	cap_close(&c);
-	run(&c, 16, &r);
+	REPLAY(4, 16,
+	    { 1, 4444, s, 0, a + 100 },
+	    { 1, 4444, s, 0, a + 100 },
+	    { 1, 4444, s, a + 95, e - a - 95 });
 	UT_EQ(got_n, 3);
 	UT_CHECK(got(1, s + a) && got(2, s + a + b));
 	UT_EQ(r.skip[DS_SKIP_TCP_RETRANS], 1);
@@ -294,7 +314,6 @@ test_gap(void)
 	size_t b = dns_msg(s + a, 2, 1, 400, 0x41);
 	size_t c3 = a + b + dns_msg(s + a + b, 3, 1, 20, 0x42);
 	size_t cut1 = a + 100, cut2 = a + 250, trap;
-	struct cap c;
 	struct result r;
 
 	/* the trap: at cut2, inside message 2's RDATA, a length 0x000e and
@@ -306,57 +325,47 @@ test_gap(void)
 	UT_CHECK(trap + 2 <= a + b - cut2);	/* taken at face value: a message */
 
 	/* the gap: [cut1, cut2) lost */
-	cap_open(&c);
-	cap_seg(&c, 4, 1, 5555, s, 0, cut1);
-	cap_seg(&c, 4, 1, 5555, s, cut2, a + b - cut2);
-	cap_seg(&c, 4, 1, 5555, s, a + b, c3 - a - b);
-	cap_close(&c);
-	run(&c, 16, &r);
+	REPLAY(4, 16,
+	    { 1, 5555, s, 0, cut1 },
+	    { 1, 5555, s, cut2, a + b - cut2 },
+	    { 1, 5555, s, a + b, c3 - a - b });
 	UT_EQ(got_n, 2);
 	UT_CHECK(got(0, s) && got(1, s + a + b));
 	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 1);
 	UT_EQ(r.skip[DS_SKIP_TCP_UNSYNCED], 1);
 
 	/* negative control: no gap, every message whole */
-	cap_open(&c);
-	cap_seg(&c, 4, 1, 5555, s, 0, cut1);
-	cap_seg(&c, 4, 1, 5555, s, cut1, cut2 - cut1);
-	cap_seg(&c, 4, 1, 5555, s, cut2, a + b - cut2);
-	cap_seg(&c, 4, 1, 5555, s, a + b, c3 - a - b);
-	cap_close(&c);
-	run(&c, 16, &r);
+	REPLAY(4, 16,
+	    { 1, 5555, s, 0, cut1 },
+	    { 1, 5555, s, cut1, cut2 - cut1 },
+	    { 1, 5555, s, cut2, a + b - cut2 },
+	    { 1, 5555, s, a + b, c3 - a - b });
 	UT_EQ(got_n, 3);
 	UT_CHECK(got(0, s) && got(1, s + a) && got(2, s + a + b));
 	UT_EQ(r.skip[DS_SKIP_TCP_UNSYNCED], 0);
 
 	/* a short tail (5 bytes) after the gap, gathered with the next
 	 * segment: that segment's message is still found */
-	cap_open(&c);
-	cap_seg(&c, 4, 1, 5556, s, 0, cut1);
-	cap_seg(&c, 4, 1, 5556, s, a + b - 5, 5);
-	cap_seg(&c, 4, 1, 5556, s, a + b, c3 - a - b);
-	cap_close(&c);
-	run(&c, 16, &r);
+	REPLAY(4, 16,
+	    { 1, 5556, s, 0, cut1 },
+	    { 1, 5556, s, a + b - 5, 5 },
+	    { 1, 5556, s, a + b, c3 - a - b });
 	UT_EQ(got_n, 2);
 	UT_CHECK(got(0, s) && got(1, s + a + b));
 	UT_EQ(r.skip[DS_SKIP_TCP_UNSYNCED], 1);
 
 	/* a flow first seen in the middle of a message (the trap) */
-	cap_open(&c);
-	cap_seg(&c, 4, 1, 5557, s, cut2, a + b - cut2);
-	cap_seg(&c, 4, 1, 5557, s, a + b, c3 - a - b);
-	cap_close(&c);
-	run(&c, 16, &r);
+	REPLAY(4, 16,
+	    { 1, 5557, s, cut2, a + b - cut2 },
+	    { 1, 5557, s, a + b, c3 - a - b });
 	UT_EQ(got_n, 1);
 	UT_CHECK(got(0, s + a + b));
 	UT_EQ(r.skip[DS_SKIP_TCP_UNSYNCED], 1);
 
 	/* the length prefix alone in the flow's first segment */
-	cap_open(&c);
-	cap_seg(&c, 4, 1, 5558, s, 0, 2);
-	cap_seg(&c, 4, 1, 5558, s, 2, a - 2);
-	cap_close(&c);
-	run(&c, 16, &r);
+	REPLAY(4, 16,
+	    { 1, 5558, s, 0, 2 },
+	    { 1, 5558, s, 2, a - 2 });
 	UT_EQ(got_n, 1);
 	UT_CHECK(got(0, s));
 	UT_EQ(r.skip[DS_SKIP_TCP_UNSYNCED], 0);
@@ -397,49 +406,42 @@ test_collisions(int family)
 	size_t n2 = dns_msg(s2, 12, 1, 300, 0xbb);
 	size_t n3 = dns_msg(s3, 13, 1, 100, 0xcc);
 	uint16_t p1 = 40000, p2;
-	struct cap c;
 	struct result r;
 
 	for (p2 = p1 + 1; old_slot(family, 1, p2) != old_slot(family, 1, p1);
 	     p2++)
 		;
 	/* A and B interleaved, each cut in the middle */
-	cap_open(&c);
-	cap_seg(&c, family, 1, p1, s1, 0, 100);
-	cap_seg(&c, family, 1, p2, s2, 0, 100);
-	cap_seg(&c, family, 1, p1, s1, 100, n1 - 100);
-	cap_seg(&c, family, 1, p2, s2, 100, n2 - 100);
-	cap_close(&c);
-	run(&c, 16, &r);
+	REPLAY(family, 16,
+	    { 1, p1, s1, 0, 100 },
+	    { 1, p2, s2, 0, 100 },
+	    { 1, p1, s1, 100, n1 - 100 },
+	    { 1, p2, s2, 100, n2 - 100 });
 	UT_EQ(got_n, 2);
 	UT_CHECK(got(0, s1) && got(1, s2));
 	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 0);
 	UT_EQ(r.evicted, 0);
 
 	/* negative control: room for one flow */
-	cap_open(&c);
-	cap_seg(&c, family, 1, p1, s1, 0, 100);
-	cap_seg(&c, family, 1, p2, s2, 0, 100);
-	cap_seg(&c, family, 1, p1, s1, 100, n1 - 100);
-	cap_seg(&c, family, 1, p2, s2, 100, n2 - 100);
-	cap_close(&c);
-	run(&c, 1, &r);
+	REPLAY(family, 1,
+	    { 1, p1, s1, 0, 100 },
+	    { 1, p2, s2, 0, 100 },
+	    { 1, p1, s1, 100, n1 - 100 },
+	    { 1, p2, s2, 100, n2 - 100 });
 	UT_EQ(got_n, 0);
 	UT_EQ(r.evicted, 3);
 	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 2);
 
 	/* room for two, three flows: A, B, A again, then C evicts B (idle
 	 * longest), not A (seen first) */
-	cap_open(&c);
-	cap_seg(&c, family, 1, p1, s1, 0, 100);
-	cap_seg(&c, family, 2, p1, s2, 0, 100);
-	cap_seg(&c, family, 1, p1, s1, 100, 50);
-	cap_seg(&c, family, 3, p1, s3, 0, 50);
-	cap_seg(&c, family, 1, p1, s1, 150, n1 - 150);
-	cap_seg(&c, family, 3, p1, s3, 50, n3 - 50);
-	cap_seg(&c, family, 2, p1, s2, 100, n2 - 100);
-	cap_close(&c);
-	run(&c, 2, &r);
+	REPLAY(family, 2,
+	    { 1, p1, s1, 0, 100 },
+	    { 2, p1, s2, 0, 100 },
+	    { 1, p1, s1, 100, 50 },
+	    { 3, p1, s3, 0, 50 },
+	    { 1, p1, s1, 150, n1 - 150 },
+	    { 3, p1, s3, 50, n3 - 50 },
+	    { 2, p1, s2, 100, n2 - 100 });
 	UT_EQ(got_n, 2);
 	UT_CHECK(got(0, s1) && got(1, s3));
 	UT_EQ(r.evicted, 2);	/* B by C, then A by B's last segment */
