@@ -6,6 +6,49 @@
 #include <string.h>
 #include <ldns/ldns.h>
 
+enum ds_rrkind
+ds_dnsmsg_rrkind(uint16_t type)
+{
+	switch (type) {
+	case LDNS_RR_TYPE_NS: return DS_RR_NS;
+	case LDNS_RR_TYPE_A: case LDNS_RR_TYPE_AAAA: return DS_RR_ADDR;
+	case LDNS_RR_TYPE_RRSIG: return DS_RR_RRSIG;
+	case LDNS_RR_TYPE_DNSKEY: return DS_RR_DNSKEY;
+	case LDNS_RR_TYPE_NSEC: case LDNS_RR_TYPE_NSEC3: return DS_RR_DENIAL;
+	case LDNS_RR_TYPE_DS: return DS_RR_DS;
+	case LDNS_RR_TYPE_SOA: return DS_RR_SOA;
+	case LDNS_RR_TYPE_OPT: return DS_RR_OPT;
+	default: return DS_RR_OTHER;
+	}
+}
+
+const char *
+ds_sect_name(enum ds_sect s)
+{
+	static const char *const names[DS_SECT_MAX] = { "answer", "authority",
+		"additional" };
+	return (unsigned)s < DS_SECT_MAX ? names[s] : "?";
+}
+
+const char *
+ds_rrkind_name(enum ds_rrkind k)
+{
+	static const char *const names[DS_RR_KINDS] = { "NS", "A/AAAA",
+		"RRSIG", "DNSKEY", "NSEC/NSEC3", "DS", "SOA", "OPT", "other" };
+	return (unsigned)k < DS_RR_KINDS ? names[k] : "?";
+}
+
+/* sect_of: the section of the i-th RR after the question. */
+static enum ds_sect
+sect_of(const struct ds_dnsmsg *m, unsigned i)
+{
+	if (i < m->ancount)
+		return DS_SECT_ANSWER;
+	if (i < (unsigned)m->ancount + m->nscount)
+		return DS_SECT_AUTHORITY;
+	return DS_SECT_ADDITIONAL;
+}
+
 /* read_header: the fixed 12 bytes, with ldns' wire macros. */
 static void
 read_header(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
@@ -83,6 +126,8 @@ ds_dnsmsg_scan(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 	nrr = (unsigned)m->ancount + m->nscount + m->arcount;
 	for (i = 0; i < nrr; i++) {
 		uint16_t type, rdlen;
+		size_t start = pos;
+		enum ds_sect sect = sect_of(m, i);
 		if (ds_dnsmsg_name_skip(wire, len, &pos) != 0 || pos + 10 > len)
 			return DS_BAD_DNS_RR;
 		type = ldns_read_uint16(wire + pos);
@@ -100,8 +145,19 @@ ds_dnsmsg_scan(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 		if (pos + rdlen > len)
 			return DS_BAD_DNS_RR;
 		pos += rdlen;
+		m->sect_bytes[sect] += (uint32_t)(pos - start);
+		m->sect_rrs[sect][ds_dnsmsg_rrkind(type)]++;
 	}
 	return DS_OK;
+}
+
+/* count_list: records of an ldns section list by kind. */
+static void
+count_list(const ldns_rr_list *l, uint16_t *rrs)
+{
+	size_t i;
+	for (i = 0; i < ldns_rr_list_rr_count(l); i++)
+		rrs[ds_dnsmsg_rrkind((uint16_t)ldns_rr_get_type(ldns_rr_list_rr(l, i)))]++;
 }
 
 enum ds_skip
@@ -135,7 +191,18 @@ ds_dnsmsg_parse_full(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 		m->qtype = (uint16_t)ldns_rr_get_type(q);
 		m->qclass = (uint16_t)ldns_rr_get_class(q);
 	}
+	count_list(ldns_pkt_answer(pkt), m->sect_rrs[DS_SECT_ANSWER]);
+	count_list(ldns_pkt_authority(pkt), m->sect_rrs[DS_SECT_AUTHORITY]);
+	count_list(ldns_pkt_additional(pkt), m->sect_rrs[DS_SECT_ADDITIONAL]);
+	{
+		/* bytes per section from the wire walk; ldns keeps none */
+		struct ds_dnsmsg w;
+		if (ds_dnsmsg_scan(wire, len, &w) == DS_OK)
+			memcpy(m->sect_bytes, w.sect_bytes, sizeof(m->sect_bytes));
+	}
 	if (ldns_pkt_edns(pkt)) {
+		/* ldns_wire2pkt takes the OPT RR out of the additional list */
+		m->sect_rrs[DS_SECT_ADDITIONAL][DS_RR_OPT]++;
 		m->has_opt = 1;
 		m->udp_size = ldns_pkt_edns_udp_size(pkt);
 		m->ext_rcode = ldns_pkt_edns_extended_rcode(pkt);

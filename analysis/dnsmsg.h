@@ -7,10 +7,13 @@
  *    rdlength through ldns_read_uint16/32. Names are stepped over by
  *    ds_dnsmsg_name_skip, which accepts and rejects exactly the names
  *    ldns_wire2dname does but copies and allocates nothing. RDATA is
- *    skipped, not decoded.
+ *    skipped, not decoded. Each RR's section, kind and bytes on
+ *    the wire are counted as it is stepped over.
  *  - ds_dnsmsg_parse_full: ldns_wire2pkt on the whole message, then ldns'
  *    packet accessors. Slower; stricter about RDATA. Used with --full and
- *    by the unit tests to check the fast path.
+ *    by the unit tests to check the fast path. Records per section and
+ *    kind come from ldns' section lists; the bytes per section from the
+ *    wire walk (ldns keeps no compressed sizes).
  */
 #ifndef DS_DNSMSG_H
 #define DS_DNSMSG_H
@@ -18,6 +21,22 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "capture.h"
+
+/* An answer's sections, and the kinds of record counted in each: what a
+ * server chooses to put in an answer (referral NS and glue addresses,
+ * signatures, denial records) is what makes servers' answers differ. */
+enum ds_sect { DS_SECT_ANSWER, DS_SECT_AUTHORITY, DS_SECT_ADDITIONAL,
+	DS_SECT_MAX };
+enum ds_rrkind { DS_RR_NS, DS_RR_ADDR, DS_RR_RRSIG, DS_RR_DNSKEY,
+	DS_RR_DENIAL, DS_RR_DS, DS_RR_SOA, DS_RR_OPT, DS_RR_OTHER,
+	DS_RR_KINDS };
+
+/* ds_dnsmsg_rrkind: the kind of an RR type (A and AAAA are ADDR, NSEC
+ * and NSEC3 DENIAL). */
+enum ds_rrkind ds_dnsmsg_rrkind(uint16_t type);
+/* ds_sect_name, ds_rrkind_name: names for output ("answer", "RRSIG"). */
+const char *ds_sect_name(enum ds_sect s);
+const char *ds_rrkind_name(enum ds_rrkind k);
 
 struct ds_dnsmsg {
 	uint16_t id;
@@ -28,6 +47,10 @@ struct ds_dnsmsg {
 	uint8_t has_opt, do_bit, edns_version, ext_rcode;
 	uint16_t udp_size;		/* OPT's CLASS: advertised UDP size */
 	size_t size;			/* message length in bytes */
+	/* per section: bytes on the wire (owner names as compressed), and
+	 * records by kind; OPT counts in the additional section */
+	uint32_t sect_bytes[DS_SECT_MAX];
+	uint16_t sect_rrs[DS_SECT_MAX][DS_RR_KINDS];
 };
 
 /* ds_dnsmsg_scan: fill m from wire[0..len). DS_OK or a DS_BAD_DNS_* cause;

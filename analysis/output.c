@@ -157,6 +157,23 @@ ds_output_json(FILE *out, const struct ds_stats *s,
 	}
 	fprintf(out, "},\n  \"queries_without_question\": %llu,\n",
 		U(s->q_no_question));
+	/* what the responses carry, per section: the difference between two
+	 * servers' answers to the same queries */
+	fputs("  \"response_sections\": {", out);
+	for (i = 0; i < DS_SECT_MAX; i++) {
+		unsigned k;
+		fprintf(out, "%s\n    \"%s\": {\"bytes\": %llu, "
+			"\"bytes_per_response\": %.2f, \"records_per_response\": {",
+			i ? "," : "", ds_sect_name((enum ds_sect)i),
+			U(s->resp_sect_bytes[i]),
+			s->responses ? (double)s->resp_sect_bytes[i] / (double)s->responses : 0.0);
+		for (k = 0; k < DS_RR_KINDS; k++)
+			fprintf(out, "%s\"%s\": %.3f", k ? ", " : "",
+				ds_rrkind_name((enum ds_rrkind)k),
+				s->responses ? (double)s->resp_sect_rrs[i][k] / (double)s->responses : 0.0);
+		fputs("}}", out);
+	}
+	fputs("\n  },\n", out);
 	fprintf(out, "  \"sizes\": {\n    \"bin_width\": %u,\n", info->bin);
 	json_hist(out, "response_dns", &s->resp_msg, info->bin);
 	fputs(",\n", out);
@@ -253,6 +270,17 @@ ds_output_text(FILE *out, const struct ds_stats *s,
 		type_name(i, tb, sizeof(tb));
 		fprintf(out, "  %-10s %10llu %6.2f%%\n", tb, U(s->qtype[i]),
 			100 * share(s->qtype[i], s->queries));
+	}
+	fputs("\nResponse sections (per response: bytes, records by kind)\n", out);
+	for (i = 0; i < DS_SECT_MAX; i++) {
+		unsigned k;
+		fprintf(out, "  %-10s %8.1f B", ds_sect_name((enum ds_sect)i),
+			s->responses ? (double)s->resp_sect_bytes[i] / (double)s->responses : 0.0);
+		for (k = 0; k < DS_RR_KINDS; k++)
+			if (s->resp_sect_rrs[i][k])
+				fprintf(out, "  %s %.2f", ds_rrkind_name((enum ds_rrkind)k),
+					(double)s->resp_sect_rrs[i][k] / (double)s->responses);
+		fputc('\n', out);
 	}
 	fputs("\nSizes in bytes (Figure 4)\n", out);
 	fprintf(out, "  %-16s %10s %9s %7s %7s %7s %7s %7s\n", "", "n", "mean",

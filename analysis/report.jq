@@ -164,7 +164,7 @@ def testbed_section:
       + "<tr><th>kernel</th><td>\(val($t; "testbed.json"; ["kernel"]))</td><td></td></tr>"
       + "<tr><th>CPUs of the host</th><td>\(val($t; "testbed.json"; ["cpus"]))</td><td><small>paper: \(val($b.paper; "paper.json"; ["setup","cpu"]))</small></td></tr>"
       + "<tr><th>CPU pinning</th><td>servers on CPU \(val($t; "testbed.json"; ["pinning","servers"])); players, listener, router, switch on CPU \(val($t; "testbed.json"; ["pinning","clients"]))</td><td></td></tr>"
-      + "<tr><th>NSD</th><td>\(val($t; "testbed.json"; ["nsd","version"])), server-count \(val($t; "testbed.json"; ["nsd","server_count"])), tcp-count \(val($t; "testbed.json"; ["nsd","tcp_count"])), tcp-timeout \(val($t; "testbed.json"; ["nsd","tcp_timeout"]))&nbsp;s</td><td><small>paper: NSD \(val($b.paper; "paper.json"; ["setup","nsd_version"]))</small></td></tr>"
+      + "<tr><th>Server</th><td>\(val($t; "testbed.json"; ["server","name"])) \(val($t; "testbed.json"; ["server","version"])), workers \(val($t; "testbed.json"; ["server","workers"])), TCP clients \(val($t; "testbed.json"; ["server","tcp_clients"])), TCP timeout \(val($t; "testbed.json"; ["server","tcp_timeout_s"]))&nbsp;s, listen backlog \(val($t; "testbed.json"; ["server","listen_backlog"]))</td><td><small>paper: NSD \(val($b.paper; "paper.json"; ["setup","nsd_version"]))</small></td></tr>"
       + "<tr><th>load balancing</th><td>\(val($t; "testbed.json"; ["lb"]))\(if $t.lb_note then " — " + val($t; "testbed.json"; ["lb_note"]) else "" end)</td><td><small>paper: hardware routers hashing on the source address</small></td></tr>"
       + "<tr><th>link shaping</th><td>\(if $t.link == null then "none (unshaped veth)" else val($t; "testbed.json"; ["link"]) end)</td><td><small>paper: \(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s Ethernet</small></td></tr>"
       + "<tr><th>service address</th><td>\(val($t; "testbed.json"; ["service","ipv4"])) \(val($t; "testbed.json"; ["service","ipv6"]))</td><td></td></tr>"
@@ -385,6 +385,38 @@ def tcp_limits_section($b):
       + "</section>"
     end;
 
+# compare (make compare-servers): the servers side by side, each value from
+# compare/summary.json, which copies it from that server's own summary.
+def compare_section($b):
+  $b.exps.compare as $e | $e.summary as $s | $e.file as $f
+  | if $e.dir_exists | not then "" else
+    "<section id=\"compare\"><h2>Servers compared \(status_badge($e))</h2>"
+    + "<p><b>What is measured.</b> The same experiments against each server software in turn, on the same testbed, zones and traces: the UDP ceiling on an unshaped link, bytes per query on the unsigned and the paper's signed zone (from the switch's SNMP counters), and the TCP sweep 1p1s with the verdict on its knee and the spread of the knee over the repetitions. A knee the verdict does not attribute to the server is the rig's, not the server's capacity. The servers' settings side by side, and what each adds to an answer: docs/servers.md. Each server's full report: "
+    + ([$s.servers // [] | to_entries[] | "<a href=\"servers/\(.value.server | esc)/report.html\">\(val($s; $f; ["servers", .key, "name"]))</a>"] | join(" · ")) + ".</p>"
+    + status_text($e; "the comparison of servers")
+    + (if $s == null then "" else
+        "<table class=\"cmp\"><tr><th>server</th><th>version</th><th>listen backlog</th><th>minimal responses</th><th>UDP ceiling unshaped (answers/s)</th><th>TCP knee, 0.1 % failed (conn/s)</th><th>knee over repetitions: min / median / max</th><th>knee is the server's capacity</th><th>TCP verdict</th><th>bytes per query out, unsigned</th><th>signed</th><th>growth</th></tr>"
+        + ([$s.servers | to_entries[] | .key as $i
+            | "<tr><th>\(val($s; $f; ["servers",$i,"name"]))</th><td>\(val($s; $f; ["servers",$i,"version"]))</td>"
+              + "<td>\(val($s; $f; ["servers",$i,"listen_backlog"]))</td><td>\(val($s; $f; ["servers",$i,"minimal_responses"]))</td>"
+              + "<td>\(val($s; $f; ["servers",$i,"udp","ceiling_qps"]))</td>"
+              + "<td>\(val($s; $f; ["servers",$i,"tcp","knee_0_1pct"]))</td>"
+              + "<td>\(val($s; $f; ["servers",$i,"tcp","spread_0_1pct","min"])) / \(val($s; $f; ["servers",$i,"tcp","spread_0_1pct","median"])) / \(val($s; $f; ["servers",$i,"tcp","spread_0_1pct","max"]))</td>"
+              + "<td>\(val($s; $f; ["servers",$i,"tcp","server_capacity"]))</td>"
+              + "<td style=\"text-align:left\">\(val($s; $f; ["servers",$i,"tcp","verdict"]))</td>"
+              + "<td>\(val($s; $f; ["servers",$i,"sizes","bytes_per_query_out_unsigned"]))</td>"
+              + "<td>\(val($s; $f; ["servers",$i,"sizes","bytes_per_query_out_signed"]))</td>"
+              + "<td>\(val($s; $f; ["servers",$i,"sizes","growth_vs_unsigned"]; 3; null))</td></tr>"] | join(""))
+        + "</table>"
+        + "<p>Status of each server's experiments: " + ([$s.servers | to_entries[] | .key as $i
+            | "\(val($s; $f; ["servers",$i,"name"])): UDP \(val($s; $f; ["servers",$i,"udp","status"])), sizes \(val($s; $f; ["servers",$i,"sizes","status"])), TCP \(val($s; $f; ["servers",$i,"tcp","status"]))"] | join("; ")) + ".</p>"
+        + "<h3>Tables</h3><p>The answer codes and answer sizes of each server's sizes run, copied from its results: differences in bytes per query come from what each server puts in an answer's authority and additional sections (docs/servers.md).</p>"
+        + tables($e; [])
+        + values_table($s; $f; ["schema","experiment"])
+      end)
+    + "</section>"
+  end;
+
 # ------------------------------------------------------------ page
 
 . as $b
@@ -399,7 +431,7 @@ def tcp_limits_section($b):
 + (if $b.fixture then "<p class=\"fixture\">TEST FIXTURE: these results were written by hand for testing the report generator. They are NOT measurements.</p>\n" else "" end)
 + "<p>Results directory <code class=\"meta\">\($b.run | esc)</code>; generated <span class=\"meta\">\($b.generated | esc)</span> by <code>analysis/report</code>. Beside each value stands the value of the reference study, \(val($b.paper; "paper.json"; ["citation"])), with the section it comes from, the ratio of this run's value to it and the difference. A value shown as <span class=\"nm\">not measured</span> is absent from the results. Every number on this page is read from the files of the results directory (hover: <code>data-src</code>).</p>\n"
 + "<p>Experiments: " + ([ [["udp","UDP ceiling (shaped link)"],["udp-unshaped","UDP ceiling (unshaped)"],["sizes","response sizes"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]][] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n"
-+ bench_section + "\n" + testbed_section + "\n"
++ bench_section + "\n" + compare_section($b) + "\n" + testbed_section + "\n"
 + udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n"
 + udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n"
 + sizes_section($b) + "\n" + lb_section($b) + "\n" + tcp_section($b) + "\n" + tcp_limits_section($b) + "\n"

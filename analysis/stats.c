@@ -135,6 +135,11 @@ ds_stats_message(struct ds_stats *s, const struct ds_packet *pkt,
 		}
 		ds_hist_add(&s->resp_msg, m->size);
 		ds_hist_add(&s->resp_frame, frame_len);
+		for (int sect = 0; sect < DS_SECT_MAX; sect++) {
+			s->resp_sect_bytes[sect] += m->sect_bytes[sect];
+			for (int k = 0; k < DS_RR_KINDS; k++)
+				s->resp_sect_rrs[sect][k] += m->sect_rrs[sect][k];
+		}
 	} else {
 		s->queries++;
 		if (m->has_question)

@@ -42,6 +42,9 @@ struct ds_stats {
 	uint64_t q_no_question;
 	uint64_t tcp_flows_evicted;	/* TCP flows evicted from a full map */
 	struct ds_hist resp_msg, query_msg, resp_frame, query_frame;
+	/* responses: bytes and records by kind, per section */
+	uint64_t resp_sect_bytes[DS_SECT_MAX];
+	uint64_t resp_sect_rrs[DS_SECT_MAX][DS_RR_KINDS];
 };
 
 /* ds_stats_init: -1 with errno when memory is short. */

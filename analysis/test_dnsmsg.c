@@ -5,7 +5,10 @@
  * ldns_wire2pkt parse report the same id, QR, rcode, qtype, OPT presence,
  * DO bit and UDP size, equal to what was built; every truncation of such a
  * message is an error of the fast scan (never a read past the end: ASan),
- * and a short header is DS_BAD_DNS_HEADER.
+ * and a short header is DS_BAD_DNS_HEADER. Sections: both count the
+ * records built into each section by kind (answer AAAA; authority 2 NS;
+ * additional A, TXT and the OPT), and the bytes per section add up to the
+ * message minus its header and question.
  *
  * The name walker ds_dnsmsg_name_skip, on crafted names: the root name, a
  * compression pointer (offset just past the pointer, not past what it
@@ -357,6 +360,26 @@ main(void)
 		UT_EQ(b.do_bit, a.do_bit);
 		UT_EQ(b.udp_size, a.udp_size);
 		UT_EQ(b.arcount, a.arcount);
+		{
+			int s, k;
+			uint16_t want[DS_SECT_MAX][DS_RR_KINDS] = { { 0 } };
+			want[DS_SECT_ANSWER][DS_RR_ADDR] = (uint16_t)rrs;
+			want[DS_SECT_AUTHORITY][DS_RR_NS] = (uint16_t)(2 * rrs);
+			want[DS_SECT_ADDITIONAL][DS_RR_ADDR] = (uint16_t)rrs;
+			want[DS_SECT_ADDITIONAL][DS_RR_OTHER] = (uint16_t)rrs;
+			want[DS_SECT_ADDITIONAL][DS_RR_OPT] = (uint16_t)edns;
+			for (s = 0; s < DS_SECT_MAX; s++)
+			for (k = 0; k < DS_RR_KINDS; k++) {
+				UT_EQ(a.sect_rrs[s][k], want[s][k]);
+				UT_EQ(b.sect_rrs[s][k], want[s][k]);
+			}
+			/* header 12, question example.com. AAAA IN: 13 + 4 */
+			UT_EQ((size_t)a.sect_bytes[0] + a.sect_bytes[1] +
+			    a.sect_bytes[2], len - 12 - 17);
+			UT_EQ(a.sect_bytes[DS_SECT_ANSWER] > 0, rrs);
+			UT_EQ(b.sect_bytes[DS_SECT_AUTHORITY],
+			    a.sect_bytes[DS_SECT_AUTHORITY]);
+		}
 		for (cut = 0; cut < len; cut++) {
 			uint8_t *c = malloc(cut ? cut : 1);
 			memcpy(c, w, cut);

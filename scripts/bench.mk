@@ -19,3 +19,10 @@ report:
 
 report-check:
 	@analysis/report-check $(RESULTS)
+
+# make compare-servers [SERVERS="nsd knot bind"] [SCALE=...]: the UDP
+# ceiling unshaped, sizes and the TCP knee per server kind, side by side
+# (docs/servers.md).
+.PHONY: compare-servers
+compare-servers:
+	@scripts/compare-servers

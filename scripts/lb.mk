@@ -3,5 +3,5 @@
 # ...) and LB_VERIFY_ARGS (e.g. --sources 16 --queries 5) pass through.
 
 .PHONY: lb-verify
-lb-verify:
+lb-verify: analysis/target-check
 	@scripts/lb-verify $(LB_VERIFY_ARGS)

@@ -20,8 +20,11 @@ tcpb_options_usage(FILE *f)
 "                [-b SOURCE_PREFIX_OR_LIST] [--json FILE|-] [--margin PCT]\n"
 "                [--rst-close] [--quiet] [--tick-us U] [--max-burst N]\n"
 "                [--series-ms M] [-w WORKERS] [--start-at EPOCH.FRACTION]\n"
+"                [--allow-range CIDR]...\n"
 "  One new TCP connection per query, started open-loop at t0 + i/RATE.\n"
-"  -s ADDR       server address (numeric IPv4 or IPv6)\n"
+"  -s ADDR       server address (numeric IPv4 or IPv6); only loopback\n"
+"                (127.0.0.0/8, ::1), the benchmarking ranges 198.18.0.0/15\n"
+"                and 2001:2::/48, or a range given with --allow-range\n"
 "  -p PORT       server port (53)\n"
 "  -r RATE       connections per second\n"
 "  -d SECONDS    duration of the schedule\n"
@@ -42,6 +45,9 @@ tcpb_options_usage(FILE *f)
 "                each pinned to one allowed CPU when N > 1\n"
 "  --start-at T  t0 at CLOCK_REALTIME T (seconds since the epoch, with a\n"
 "                fraction); at most 1 s past and 1 hour ahead\n"
+"  --allow-range CIDR  a real lab's own range the server may be in\n"
+"                (repeatable; several CIDRs separated by spaces or commas;\n"
+"                at most a /8 or /16 each); anything else: exit 1, no packet\n"
 "exit: 0 valid run, 1 error (also: a worker died), 3 generator-limited\n"
 "      (self-check failed: late starts or timeouts, pool, burst over --max-burst),\n"
 "      4 interrupted (SIGINT/SIGTERM; results written, marked interrupted)\n");
@@ -65,7 +71,7 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 	char *err, size_t errlen)
 {
 	enum { OPT_JSON = 256, OPT_MARGIN, OPT_RST, OPT_QUIET, OPT_STALL, OPT_SRCMAX,
-		OPT_TICK, OPT_BURST, OPT_SERIES, OPT_START };
+		OPT_TICK, OPT_BURST, OPT_SERIES, OPT_START, OPT_ALLOW };
 	static const struct option longopts[] = {
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "margin", required_argument, NULL, OPT_MARGIN },
@@ -77,6 +83,7 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 		{ "max-burst", required_argument, NULL, OPT_BURST },
 		{ "series-ms", required_argument, NULL, OPT_SERIES },
 		{ "start-at", required_argument, NULL, OPT_START },
+		{ "allow-range", required_argument, NULL, OPT_ALLOW },
 		{ "workers", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -85,6 +92,7 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	rb_target_init(&o->target);
 	o->port = 53;
 	o->timeout_ms = 2000;
 	o->margin_pct = 5.0;
@@ -171,6 +179,12 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 				goto bad;
 			o->has_start_at = 1;
 			break;
+		case OPT_ALLOW: {
+			int n = snprintf(err, errlen, "--allow-range: ");
+			if (rb_target_allow(&o->target, optarg, err + n, errlen - (size_t)n) < 0)
+				return -1;
+			break;
+		}
 		case 'h':
 			tcpb_options_usage(stdout);
 			return 1;

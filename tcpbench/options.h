@@ -6,12 +6,18 @@
  *            [-b SOURCE_PREFIX_OR_LIST] [--json FILE|-] [--margin PCT]
  *            [--rst-close] [--quiet] [--tick-us U] [--max-burst N]
  *            [--series-ms M] [-w WORKERS] [--start-at EPOCH.FRACTION]
+ *            [--allow-range CIDR]...
+ *
+ * The server must be an address the target guard allows
+ * (analysis/target.h): loopback, the benchmarking ranges, or a lab range
+ * declared with --allow-range.
  */
 #ifndef TCPB_OPTIONS_H
 #define TCPB_OPTIONS_H
 
 #include <stddef.h>
 #include <stdio.h>
+#include "../analysis/target.h"
 
 #define TCPB_WORKERS_MAX 256
 
@@ -39,6 +45,7 @@ struct tcpb_options {
 	unsigned workers;       /* -w: worker processes */
 	int has_start_at;
 	long double start_at;   /* --start-at: CLOCK_REALTIME of t0, seconds */
+	struct rb_target target; /* the guard, with the --allow-range ranges */
 };
 
 /* Parse argv. Returns 0, 1 when help was asked for (printed), or -1 with

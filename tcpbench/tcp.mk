@@ -4,8 +4,8 @@
 #   make tcp-limits [SCALE=...] [LIMITS="c100-b256 ..."]
 
 .PHONY: tcp tcp-limits
-tcp: tcpbench/tcpbench scripts/sampler/rbsample
+tcp: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check
 	tcpbench/sweep/run
 
-tcp-limits: tcpbench/tcpbench scripts/sampler/rbsample nsd-backlog
+tcp-limits: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check nsd-backlog
 	tcpbench/sweep/limits

@@ -154,6 +154,10 @@ main(int argc, char **argv)
 			(unsigned long long)ql.unknown_tokens, o.queryfile);
 	if (tcpb_addr_parse(&dst, o.server, o.port, err, sizeof(err)) < 0)
 		goto error;
+	/* The target guard, before anything is sent. */
+	if (rb_target_check_sockaddr(&o.target, (const struct sockaddr *)&dst.sa,
+		err, sizeof(err)) < 0)
+		goto error;
 	if (o.sources && tcpb_sources_parse(&src, o.sources, dst.sa.ss_family,
 		o.sources_max, err, sizeof(err)) < 0)
 		goto error;

@@ -4,12 +4,13 @@
 TCPB_LIBS := $(shell pkg-config --libs libevent ldns) -lm
 # From analysis/ (shared with dnsstat, rbsample, udpreplay): json.c,
 # escaped JSON strings; outfile.c, results written whole or not at all;
-# numparse.c, strict numbers.
+# numparse.c, strict numbers; target.c, the target guard (only tcpbench
+# itself sends).
 TCPB_SHARED := analysis/json.c analysis/outfile.c analysis/numparse.c
 TCPB_MODULES := tcpbench/options.c tcpbench/network.c tcpbench/query.c \
                 tcpbench/schedule.c tcpbench/stats.c tcpbench/histogram.c \
                 tcpbench/output.c tcpbench/engine.c tcpbench/worker.c \
-                $(TCPB_SHARED)
+                analysis/target.c $(TCPB_SHARED)
 
 $(eval $(call c_program,tcpbench/tcpbench,tcpbench/tcpbench.c $(TCPB_MODULES),$(TCPB_LIBS)))
 
@@ -26,5 +27,5 @@ $(eval $(call c_unit_test,tcpbench/tests/test-stats,tcpbench/tests/test-stats.c 
 $(eval $(call c_unit_test,tcpbench/tests/test-schedule,tcpbench/tests/test-schedule.c tcpbench/schedule.c,-lm))
 
 .PHONY: tcpbench-bench
-tcpbench-bench: tcpbench/tcpbench
+tcpbench-bench: tcpbench/tcpbench analysis/target-check
 	tcpbench/bench

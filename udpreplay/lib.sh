@@ -1,7 +1,10 @@
 # udpreplay/lib.sh: shell functions for preparing and replaying query
 # traces on the testbed, shared by make trace, the udpreplay tests and
 # the UDP capacity experiment. Source after scripts/lib/common.sh and
-# scripts/lib/topology.sh; needs RB_PREFIX for the testbed calls.
+# scripts/lib/topology.sh; needs RB_PREFIX for the testbed calls. What
+# tcpreplay sends passes the target guard (scripts/lib/target.sh) first.
+
+. "$RB_TOP/scripts/lib/target.sh"
 
 UR_BUILD="$RB_TOP/udpreplay/build"
 UR_TESTBED="$RB_TOP/scripts/testbed"
@@ -21,30 +24,40 @@ ur_mac_of() {
     "$UR_TESTBED" exec "$1" -- ip -j link show dev "$2" | jq -er '.[0].address'
 }
 
-# ur_rewrite_for_testbed IN OUT PLAYER [SRC_CIDR4] [V6]: rewrite a query
-# capture for the testbed the way the paper did (§2.1): Ethernet source =
-# the player, destination = the router's client-VLAN MAC; IP destination =
-# the service address; IP source = the Listener (so the answers go there
-# and the player only sends) or the addresses of SRC_CIDR4 (pseudo-NAT
-# keeps the low host bits, so 198.18.4.0/28 gives 16 sources); TTL 64
-# (captured queries may arrive with TTL 1); lengths and checksums fixed.
-# Only UDP queries to port 53 are kept. V6 = drop (default; the paper
-# replayed IPv4 only, and tcprewrite cannot turn IPv6 into IPv4) or map
-# (to 2001:2::53 from the Listener's IPv6 address). Prints
-# "kept N dropped_ipv6 M other_dropped K" on stdout; writes OUT only whole.
+# ur_rewrite_for_testbed IN OUT PLAYER [SRC_CIDR4] [V6] [DST]: rewrite a
+# query capture for the testbed the way the paper did (§2.1): Ethernet
+# source = the player, destination = the router's client-VLAN MAC; IP
+# destination = the service address (or DST, IPv4 or IPv6, in place of
+# that family's service address); IP source = the Listener (so the answers
+# go there and the player only sends) or the addresses of SRC_CIDR4
+# (pseudo-NAT keeps the low host bits, so 198.18.4.0/28 gives 16 sources);
+# TTL 64 (captured queries may arrive with TTL 1); lengths and checksums
+# fixed. Only UDP queries to port 53 are kept. V6 = drop (default; the
+# paper replayed IPv4 only, and tcprewrite cannot turn IPv6 into IPv4) or
+# map (to 2001:2::53 from the Listener's IPv6 address). The target guard
+# checks the rewritten trace, packet by packet: every destination, and
+# every source (the answers go there), must be an address rootbench may
+# send to (RB_ALLOW_RANGES for a lab's own), else nothing is written and
+# it dies. Prints "kept N dropped_ipv6 M other_dropped K" on stdout;
+# writes OUT only whole.
 ur_rewrite_for_testbed() {
-    local in=$1 out=$2 player=$3 src=${4:-} v6mode=${5:-drop}
+    local in=$1 out=$2 player=$3 src=${4:-} v6mode=${5:-drop} dst=${6:-}
+    local dst4=$SERVICE4 dst6=$SERVICE6
     need_tools tcprewrite tcpdump capinfos
     [ -r "$in" ] || die "rewrite: cannot read capture $in"
     [ -n "$src" ] || src="$(role_addr4 listener)/32"
     [[ $src == */* ]] || src="$src/32"
-    [[ $src =~ ^198\.1[89]\.[0-9]+\.[0-9]+/[0-9]+$ ]] || die "rewrite: source $src is not in $BENCH_NET4"
+    case $dst in
+        "") ;;
+        *:*) dst6=$dst ;;
+        *) dst4=$dst ;;
+    esac
     local filter dstmap srcmap
     case $v6mode in
         drop) filter='ip and udp dst port 53'
-              dstmap="0.0.0.0/0:$SERVICE4/32"; srcmap="0.0.0.0/0:$src" ;;
+              dstmap="0.0.0.0/0:$dst4/32"; srcmap="0.0.0.0/0:$src" ;;
         map)  filter='(ip or ip6) and udp dst port 53'
-              dstmap="0.0.0.0/0:$SERVICE4/32,[::/0]:[$SERVICE6/128]"
+              dstmap="0.0.0.0/0:$dst4/32,[::/0]:[$dst6/128]"
               srcmap="0.0.0.0/0:$src,[::/0]:[$(role_addr6 listener)/128]" ;;
         *) die "rewrite: IPv6 mode '$v6mode' is neither drop nor map" ;;
     esac
@@ -62,9 +75,12 @@ ur_rewrite_for_testbed() {
             --dstipmap="$dstmap" --srcipmap="$srcmap" \
             --ttl=64 --fixlen=del --fixcsum >/dev/null; then
         rm -f "$tmp" "$out.tmp"
-        die "rewrite: tcprewrite failed on $in"
+        die "rewrite: tcprewrite failed on $in (source $src, destination $dst4 / $dst6)"
     fi
     rm -f "$tmp"
+    # The target guard on what tcpreplay will send: the packets tcprewrite
+    # wrote, not the settings that were meant to say where they go.
+    target_check --pcap "$out.tmp" || { rm -f "$out.tmp"; die "rewrite: the rewritten trace: $TARGET_REFUSAL"; }
     mv "$out.tmp" "$out"
     echo "kept $kept dropped_ipv6 $v6 other_dropped $((total - kept - v6))"
 }
@@ -76,9 +92,12 @@ ur_count_packets() {
 
 # ur_replay PLAYER FILE PPS COUNT: send COUNT packets of FILE (looping
 # if it is shorter) from PLAYER's eth0 at PPS packets per second with
-# tcpreplay; bounded in time (COUNT / PPS + 30 s).
+# tcpreplay; bounded in time (COUNT / PPS + 30 s). FILE must pass the
+# target guard (every packet's destination and source), else it dies
+# before the first packet.
 ur_replay() {
     local player=$1 file=$2 pps=$3 count=$4 limit
+    target_guard --pcap "$file"
     limit=$(( count / pps + 30 ))
     timeout --kill-after=5 "$limit" "$UR_TESTBED" exec "$player" -- \
         tcpreplay --intf1=eth0 --pps="$pps" --limit="$count" --loop=0 "$file"

@@ -18,7 +18,10 @@ exp_testbed_up() {
         [ "$EXP_TESTBED_STARTED" = 1 ] || log "testbed '$RB_PREFIX' is down: bringing it up (and down again at the end)"
         EXP_TESTBED_STARTED=1
     fi
-    out=$("$RB_TOP/scripts/testbed" up --profile "$profile" "$@" 2>&1) \
+    # The instance under test is the user's choice, not a leaked setting:
+    # SERVER (nsd, knot, bind) and MINIMAL_RESPONSES pass to every experiment.
+    out=$("$RB_TOP/scripts/testbed" up --profile "$profile" SERVER="${SERVER:-}" \
+        MINIMAL_RESPONSES="${MINIMAL_RESPONSES:-}" "$@" 2>&1) \
         || die "testbed up with profile ${profile#"$RB_TOP"/} $*: $(printf '%s\n' "$out" | tail -n 3)"
 }
 

@@ -93,3 +93,39 @@ nsd_build_info_json() {
 tcp_listen_backlogs() {
     ip netns exec "$1" ss -Hltn "sport = :$2" | awk '{ print $4, $3 }'
 }
+
+# ---------------------------------------------------------------- server kinds
+
+# The DNS server software the testbed runs (SERVER): one module each, with
+# the same functions srv_<kind>_...: packages, program, version,
+# default_backlog, backlog_check N, zone_stanza NAME FILE, checkconf DIR,
+# start ROLE DIR, stats_raw ROLE DIR, and the jq filter stats_jq that maps
+# the raw counters to {queries, udp, tcp}. Config from
+# scripts/templates/<template>; docs/servers.md compares the settings.
+SERVER_KINDS="nsd knot bind"
+. "$RB_TOP/scripts/lib/server-nsd.sh"
+. "$RB_TOP/scripts/lib/server-knot.sh"
+. "$RB_TOP/scripts/lib/server-bind.sh"
+
+# srv_check_kind KIND: KIND is a server the testbed can run.
+srv_check_kind() {
+    [[ " $SERVER_KINDS " == *" ${1:-} "* ]] || die "unknown SERVER=${1:-} (${SERVER_KINDS// /, })"
+}
+
+# srv KIND FUNC ARGS...: the server module's function.
+srv() { local kind=$1 f=$2; shift 2; "srv_${kind}_$f" "$@"; }
+
+srv_template() {
+    case $1 in nsd) echo nsd.conf.in ;; knot) echo knot.conf.in ;; bind) echo named.conf.in ;; esac
+}
+
+# srv_stats_json KIND ROLE DIR: the daemon's own counters as
+# {"queries": N, "udp": N, "tcp": N, "counters": {raw}}; {} when it does
+# not answer (stopped, stalled: every reader is bounded to 3 s).
+srv_stats_json() {
+    local kind=$1 raw filter
+    raw=$(srv "$kind" stats_raw "$2" "$3")
+    [ -n "$raw" ] || { echo '{}'; return 0; }
+    filter="srv_${kind}_stats_jq"
+    jq -c "(${!filter}) + {counters: .}" <<<"$raw"
+}

@@ -15,7 +15,7 @@ TB_CONFIG="$TB_STATE/config.env"
 # ---------------------------------------------------------------- settings
 
 # Every setting `up` takes (environment, or a profile and KEY=VALUE arguments).
-TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT NSD_BACKLOG NSD_BUILD STEER PLAYER_TW_BUCKETS"
+TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR SERVER SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG MINIMAL_RESPONSES NSD_BUILD STEER PLAYER_TW_BUCKETS"
 
 # tb_apply_profile FILE|"" KEY=VALUE...: the settings of an experiment's
 # profile: the file's KEY=VALUE lines, then the arguments, on top of the
@@ -54,17 +54,22 @@ tb_defaults() {
         : "${SERVER_CPUS:=0}" "${CLIENT_CPUS:=0}"
     fi
     : "${ZONES:=}"
-    : "${NSD_SERVER_COUNT:=1}"
-    : "${NSD_TCP_COUNT:=1000}"
-    : "${NSD_TCP_TIMEOUT:=3}"
+    : "${SERVER:=nsd}"
+    : "${SERVER_WORKERS:=1}"
+    : "${SERVER_TCP_CLIENTS:=1000}"
+    : "${SERVER_TCP_TIMEOUT:=3}"
+    : "${MINIMAL_RESPONSES:=no}"
     : "${STEER:=none}"
-    : "${NSD_BACKLOG:=256}"
     : "${PLAYER_TW_BUCKETS:=default}"
+    srv_check_kind "$SERVER"
+    # Each server's own backlog unless one is asked for (NSD 256, Knot's
+    # compiled-in 10, BIND's tcp-listen-queue set to NSD's 256).
+    : "${SERVER_BACKLOG:=$(srv "$SERVER" default_backlog)}"
     # Debian's NSD listens with a fixed backlog of 256; any other backlog
     # needs the rebuilt NSD (docs/servers.md), which NSD_BUILD=rebuilt also
     # runs at 256, as the control that separates version from backlog.
     if [ -z "${NSD_BUILD:-}" ]; then
-        if [ "$NSD_BACKLOG" = 256 ]; then NSD_BUILD=debian; else NSD_BUILD=rebuilt; fi
+        if [ "$SERVER" != nsd ] || [ "$SERVER_BACKLOG" = 256 ]; then NSD_BUILD=debian; else NSD_BUILD=rebuilt; fi
     fi
 }
 
@@ -88,23 +93,25 @@ tb_validate_config() {
         *) die "unknown STEER=$STEER (rps: each namespace's receive path on its role's CPUs; none: on the sending CPU)" ;;
     esac
     local n
-    for n in NSD_SERVER_COUNT NSD_TCP_COUNT NSD_TCP_TIMEOUT NSD_BACKLOG; do
+    for n in SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG; do
         [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n=${!n} must be a positive integer"
     done
     [ "$PLAYER_TW_BUCKETS" = default ] || [[ $PLAYER_TW_BUCKETS =~ ^[0-9]+$ ]] \
         || die "PLAYER_TW_BUCKETS=$PLAYER_TW_BUCKETS must be 'default' or a number of TIME-WAIT sockets (0: none kept)"
-    [ "$NSD_BACKLOG" -le 65535 ] || die "NSD_BACKLOG=$NSD_BACKLOG: listen() backlogs stop at 65535"
+    case $MINIMAL_RESPONSES in
+        yes|no) ;;
+        *) die "MINIMAL_RESPONSES=$MINIMAL_RESPONSES must be yes or no (what the servers add to answers: docs/servers.md)" ;;
+    esac
+    [ "$SERVER_BACKLOG" -le 65535 ] || die "SERVER_BACKLOG=$SERVER_BACKLOG: listen() backlogs stop at 65535"
     case $NSD_BUILD in
-        debian) [ "$NSD_BACKLOG" = 256 ] || die "NSD_BACKLOG=$NSD_BACKLOG needs NSD_BUILD=rebuilt: Debian's NSD listens with a fixed backlog of 256 (docs/servers.md)" ;;
-        rebuilt) nsd_rebuilt_program nsd >/dev/null ;;
+        debian|rebuilt) ;;
         *) die "unknown NSD_BUILD=$NSD_BUILD (debian: /usr/sbin/nsd, backlog 256; rebuilt: make nsd-backlog, any backlog)" ;;
     esac
+    [ "$SERVER" = nsd ] || [ "$NSD_BUILD" = debian ] || die "NSD_BUILD=$NSD_BUILD applies to SERVER=nsd only (SERVER=$SERVER)"
+    srv "$SERVER" backlog_check "$SERVER_BACKLOG"
+    local prog; prog=$(srv "$SERVER" program)
+    [ -x "$prog" ] || die "missing $prog (SERVER=$SERVER, Debian package $(srv "$SERVER" packages)): run make deps"
     TB_ZONEDIR=$(tb_zone_dir)
-}
-
-# tb_nsd_program PROG: nsd, nsd-checkconf or nsd-control of the NSD_BUILD in use.
-tb_nsd_program() {
-    if [ "$NSD_BUILD" = rebuilt ]; then nsd_rebuilt_program "$1"; else echo "$NSD_DEBIAN_DIR/$1"; fi
 }
 
 # tb_zone_dir: the directory of zone files the servers serve. ZONE_DIR
@@ -501,36 +508,37 @@ snmp_octets() {
 # switch_ifindex PORT: the SNMP ifIndex (= kernel ifindex) of a switch port.
 switch_ifindex() { nsx switch cat "/sys/class/net/$1/ifindex"; }
 
-# tb_render_nsd_conf ROLE: the NSD configuration of a server, from the template.
-tb_render_nsd_conf() {
+# tb_render_server_conf ROLE: the server's configuration, from its kind's
+# template; the same settings for every kind (docs/servers.md).
+tb_render_server_conf() {
     local role=$1 dir="$TB_STATE/$1" zones="" f name reuse=no
-    [ "$NSD_SERVER_COUNT" -gt 1 ] && reuse=yes
+    [ "$SERVER_WORKERS" -gt 1 ] && reuse=yes
     for f in "$TB_ZONEDIR"/*.zone; do
         name=$(basename "$f" .zone)
         [ "$name" = root ] && name=.
-        zones+=$'zone:\n    name: "'"$name"$'"\n    zonefile: "'"$(basename "$f")"$'"\n\n'
+        zones+=$(srv "$SERVER" zone_stanza "$name" "$(basename "$f")")$'\n'
     done
-    sed -e "s|@ROLE@|$role|" -e "s|@SERVICE4@|$SERVICE4|" -e "s|@SERVICE6@|$SERVICE6|" \
-        -e "s|@ADDR4@|$(role_addr4 "$role")|" -e "s|@ADDR6@|$(role_addr6 "$role")|" \
-        -e "s|@SERVER_COUNT@|$NSD_SERVER_COUNT|" -e "s|@REUSEPORT@|$reuse|" \
-        -e "s|@TCP_COUNT@|$NSD_TCP_COUNT|" -e "s|@TCP_TIMEOUT@|$NSD_TCP_TIMEOUT|" \
-        -e "s|@ZONEDIR@|$TB_ZONEDIR|" -e "s|@STATEDIR@|$dir|" \
-        "$RB_TOP/scripts/templates/nsd.conf.in" | awk -v z="$zones" '$0 == "@ZONES@" { printf "%s", z; next } { print }'
-    # A change of zone content, program or backlog restarts NSD too.
+    local yn=$reuse; [ "$SERVER" = knot ] && { [ "$reuse" = yes ] && yn=on || yn=off; }
+    sed -e "s|@ROLE@|$role|g" -e "s|@SERVICE4@|$SERVICE4|g" -e "s|@SERVICE6@|$SERVICE6|g" \
+        -e "s|@ADDR4@|$(role_addr4 "$role")|g" -e "s|@ADDR6@|$(role_addr6 "$role")|g" \
+        -e "s|@WORKERS@|$SERVER_WORKERS|g" -e "s|@REUSEPORT@|$yn|g" \
+        -e "s|@TCP_CLIENTS@|$SERVER_TCP_CLIENTS|g" -e "s|@TCP_TIMEOUT@|$SERVER_TCP_TIMEOUT|g" \
+        -e "s|@TCP_TIMEOUT_DS@|$((SERVER_TCP_TIMEOUT * 10))|g" -e "s|@BACKLOG@|$SERVER_BACKLOG|g" \
+        -e "s|@MINIMAL@|$MINIMAL_RESPONSES|g" \
+        -e "s|@ZONEDIR@|$TB_ZONEDIR|g" -e "s|@STATEDIR@|$dir|g" \
+        "$RB_TOP/scripts/templates/$(srv_template "$SERVER")" | awk -v z="$zones" '$0 == "@ZONES@" { printf "%s", z; next } { print }'
+    # A change of zone content, program or backlog restarts the server too.
     printf '# zone files: %s\n' "$(cd "$TB_ZONEDIR" && stat -c '%n:%s:%Y' ./*.zone | md5sum | cut -c1-16)"
-    printf '# program: %s, listen backlog %s\n' "$(tb_nsd_program nsd)" "$NSD_BACKLOG"
+    printf '# server: %s %s (%s), listen backlog %s\n' "$SERVER" "$(srv "$SERVER" version)" "$(tb_server_program)" "$SERVER_BACKLOG"
 }
 
-# tb_nsd_stats_json ROLE: NSD's own counters (nsd-control stats_noreset,
-# over the control socket in the state directory) as one JSON object
-# {"num.queries": N, "num.tcp": N, ...}; {} when NSD is not running or
-# does not answer within 3 s (stopped, stalled).
-tb_nsd_stats_json() {
-    # Bounded: a stopped or stalled NSD never answers its control socket.
-    { timeout 3 "$(tb_nsd_program nsd-control)" -c "$TB_STATE/$1/nsd.conf" stats_noreset 2>/dev/null || true; } \
-        | jq -R -s -c '[split("\n")[] | select(test("^[a-zA-Z0-9._]+=[0-9.]+$")) | split("=")
-                       | {(.[0]): (.[1] | tonumber)}] | add // {}'
-}
+# tb_server_program: the daemon the servers run.
+tb_server_program() { srv "$SERVER" program; }
+
+# tb_server_stats_json ROLE: the daemon's own counters (srv_stats_json):
+# {"queries": N, "udp": N, "tcp": N, "counters": {...}}, {} when it does
+# not answer within 3 s (stopped, stalled).
+tb_server_stats_json() { srv_stats_json "$SERVER" "$1" "$TB_STATE/$1"; }
 
 tb_stop_pidfile() {
     local pidfile=$1 pid i
@@ -542,26 +550,66 @@ tb_stop_pidfile() {
     rm -f "$pidfile"
 }
 
-tb_start_nsd() {
-    local role=$1 dir="$TB_STATE/$1" new
-    mkdir -p "$dir"
-    new=$(tb_render_nsd_conf "$role")
-    if tb_pid_alive "$dir/nsd.pid" && [ "$new" = "$(cat "$dir/nsd.conf" 2>/dev/null)" ]; then
-        return 0
+# tb_server_fail ROLE WHAT: die with WHAT and the last lines of the
+# server's own log, after bringing the whole testbed down: a testbed whose
+# server cannot serve is not left half working.
+tb_server_fail() {
+    local role=$1 dir="$TB_STATE/$1" msg
+    msg="$2 (SERVER=$SERVER on $role)"
+    if [ -s "$dir/server.log" ]; then
+        msg+=$'; its log:\n'$(tb_server_log_lines "$dir/server.log")
     fi
-    tb_stop_pidfile "$dir/nsd.pid"
-    printf '%s\n' "$new" > "$dir/nsd.conf"
-    "$(tb_nsd_program nsd-checkconf)" "$dir/nsd.conf" || die "nsd-checkconf rejected $dir/nsd.conf"
-    rm -f "$dir/nsd.ctl"
-    # The kernel caps listen()'s backlog at the namespace's somaxconn.
-    sysctl_set "$role" net.core.somaxconn="$NSD_BACKLOG"
-    in_ns "$role" "$(tb_nsd_program nsd)" -c "$dir/nsd.conf" || die "nsd failed to start in $(ns_of "$role"); see $dir/nsd.log"
-    tb_wait_for "NSD on $role" tb_nsd_answers "$role"
+    tb_down
+    die "$msg; the testbed is down"
 }
 
-tb_nsd_answers() {
-    nsx "$1" dig +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA >/dev/null 2>&1 \
-        && nsx "$1" dig +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA | grep -q .
+# tb_start_server ROLE: the server daemon with the current configuration
+# (restarted only when the configuration, the zones or the program
+# changed); dies with the daemon's own message when its configuration or a
+# zone is refused or it does not answer within SERVER_START_S seconds.
+tb_start_server() {
+    local role=$1 dir="$TB_STATE/$1" new out
+    mkdir -p "$dir"
+    new=$(tb_render_server_conf "$role")
+    if tb_pid_alive "$dir/server.pid" && [ "$new" = "$(cat "$dir/server.conf" 2>/dev/null)" ]; then
+        return 0
+    fi
+    tb_stop_pidfile "$dir/server.pid"
+    rm -f "$dir/server.log"
+    printf '%s\n' "$new" > "$dir/server.conf"
+    out=$(srv "$SERVER" checkconf "$dir") || tb_server_fail "$role" "$SERVER's configuration check refused $dir/server.conf: $(tail -n 5 <<<"$out")"
+    # The kernel caps listen()'s backlog at the namespace's somaxconn.
+    sysctl_set "$role" net.core.somaxconn="$SERVER_BACKLOG"
+    out=$(srv "$SERVER" start "$role" "$dir" 2>&1) || tb_server_fail "$role" "$SERVER failed to start in $(ns_of "$role"): $(tail -n 3 <<<"$out")"
+    local i
+    for i in $(seq $(( ${SERVER_START_S:-15} * 10 ))); do
+        tb_server_answers "$role" && return 0
+        # A daemon that exited, or logged an error, will not answer: say so at once.
+        if [ "$i" -gt 10 ] && ! tb_pid_alive "$dir/server.pid"; then
+            tb_server_fail "$role" "$SERVER exited after start"
+        fi
+        if [ "$i" -gt 5 ] && tb_server_log_has_error "$dir"; then
+            tb_server_fail "$role" "$SERVER logged an error and does not answer SOA for ."
+        fi
+        sleep 0.1
+    done
+    tb_server_fail "$role" "$SERVER did not answer SOA for . within ${SERVER_START_S:-15} s of start (a zone not loaded?)"
+}
+
+# tb_server_log_lines LOG: what a daemon said about a failure: its error
+# and warning lines (at most 8), else its last 5 lines.
+tb_server_log_lines() {
+    local errs
+    errs=$(grep -iE 'error|warning|fail|fatal|critical' "$1" | tail -n 8 || true)
+    if [ -n "$errs" ]; then printf '%s\n' "$errs"; else tail -n 5 "$1"; fi
+}
+
+# tb_server_log_has_error DIR: the daemon logged an error (a zone that did
+# not load): no need to wait for the start timeout.
+tb_server_log_has_error() { grep -qiE '(^|[^a-z])(error|fatal|critical)' "$1/server.log" 2>/dev/null; }
+
+tb_server_answers() {
+    nsx "$1" dig +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q .
 }
 
 # tb_wait_for WHAT CMD...: poll CMD for up to 15 s.
@@ -579,7 +627,6 @@ tb_wait_for() {
 tb_up() {
     need_root
     need_tools ip nft tc taskset snmpd snmpget dig jq
-    [ -x "$NSD_DEBIAN_DIR/nsd" ] || die "missing $NSD_DEBIAN_DIR/nsd: run make deps"
     tb_defaults
     tb_validate_config
     tb_save_config
@@ -594,7 +641,7 @@ tb_up() {
     tb_install_counters
     tb_start_snmpd
     local role
-    for role in "${SERVER_ROLES[@]}"; do tb_start_nsd "$role"; done
+    for role in "${SERVER_ROLES[@]}"; do tb_start_server "$role"; done
 }
 
 # tb_namespaces_present: every namespace of this prefix that exists, also
@@ -630,25 +677,26 @@ tb_down() {
 
 tb_status_json() {
     tb_load_config
-    local role procs=() nsd_v
-    nsd_v=$("$(tb_nsd_program nsd)" -v 2>&1 | sed -n 's/^NSD version //p' | head -n1)
+    local role procs=() version
+    version=$(srv "$SERVER" version)
     local backlogs="[]" role_b
     for role_b in "${SERVER_ROLES[@]}"; do
         backlogs=$(jq -c --arg r "$role_b" --arg b "$(tcp_listen_backlogs "$(ns_of "$role_b")" 53 2>/dev/null | awk '{ print $2 }' | sort -u | tr '\n' ' ')" \
             '. + [{role:$r, measured:($b | split(" ") | map(select(length > 0) | tonumber))}]' <<<"$backlogs")
     done
     for role in "${SERVER_ROLES[@]}"; do
-        procs+=("$(jq -n --arg r "$role" --argjson up "$(tb_pid_alive "$TB_STATE/$role/nsd.pid" && echo true || echo false)" \
-            '{role:$r, process:"nsd", running:$up}')")
+        procs+=("$(jq -n --arg r "$role" --arg p "$(basename "$(tb_server_program)")" \
+            --argjson up "$(tb_pid_alive "$TB_STATE/$role/server.pid" && echo true || echo false)" \
+            '{role:$r, process:$p, running:$up}')")
     done
     procs+=("$(jq -n --argjson up "$(tb_pid_alive "$TB_STATE/snmpd/snmpd.pid" && echo true || echo false)" \
         '{role:"switch", process:"snmpd", running:$up}')")
     jq -n --arg prefix "$RB_PREFIX" --arg lb "$LB" --arg link "$LINK" \
         --arg scpu "$SERVER_CPUS" --arg ccpu "$CLIENT_CPUS" --arg zones "${ZONES:-}" --arg zonedir "$TB_ZONEDIR" \
-        --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg nsdv "$nsd_v" --arg kernel "$(uname -r)" \
+        --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg kind "$SERVER" --arg version "$version" --arg kernel "$(uname -r)" \
         --argjson ncpu "$(nproc)" --argjson ifidx "$(switch_ifindex "$(switch_port router-s)")" \
-        --argjson tc "$NSD_TCP_COUNT" --argjson tt "$NSD_TCP_TIMEOUT" --argjson sc "$NSD_SERVER_COUNT" \
-        --arg build "$NSD_BUILD" --arg prog "$(tb_nsd_program nsd)" --argjson backlog "$NSD_BACKLOG" \
+        --argjson tc "$SERVER_TCP_CLIENTS" --argjson tt "$SERVER_TCP_TIMEOUT" --argjson sc "$SERVER_WORKERS" \
+        --arg build "$NSD_BUILD" --arg prog "$(tb_server_program)" --argjson backlog "$SERVER_BACKLOG" --arg minimal "$MINIMAL_RESPONSES" \
         --argjson backlogs "$backlogs" \
         --arg twb "${PLAYER_TW_BUCKETS:-default}" --arg twv "$(nsx player1 sysctl -n net.ipv4.tcp_max_tw_buckets 2>/dev/null || echo)" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
@@ -667,8 +715,10 @@ tb_status_json() {
          profile:(if $profile == "" then null else ($profile | ltrimstr($top + "/")) end),
          cgroups:$cg,
          service:{ipv4:$s4, ipv6:$s6},
-         nsd:{version:$nsdv, build:$build, program:$prog, server_count:$sc, tcp_count:$tc, tcp_timeout:$tt,
-              listen_backlog:$backlog, listen_backlog_measured:$backlogs},
+         server:({kind:$kind, name:({nsd:"NSD", knot:"Knot DNS", bind:"BIND 9"}[$kind]), version:$version, program:$prog,
+                  workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal,
+                  listen_backlog:$backlog, listen_backlog_measured:$backlogs}
+                 + (if $kind == "nsd" then {build:$build} else {} end)),
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
          snmp:{router_server_port:{name:"router-s", ifindex:$ifidx}}, roles:$roles, processes:$procs}'
 }
@@ -692,8 +742,8 @@ tb_status_text() {
       "  CPU pinning      servers on CPU \(.pinning.servers), players/listener/router/switch on CPU \(.pinning.clients)",
       "  receive path     \(.steering.mode): \(.steering.rule)",
       "  profile          \(.profile // "none (settings from the environment)")",
-      "  NSD \(.nsd.version) (\(.nsd.build): \(.nsd.program))  server-count \(.nsd.server_count), tcp-count \(.nsd.tcp_count), tcp-timeout \(.nsd.tcp_timeout)s",
-      "  listen backlog   \(.nsd.listen_backlog) (measured: \([.nsd.listen_backlog_measured[] | "\(.role) \(.measured | map(tostring) | join("/"))"] | join(", ")))",
+      "  server           \(.server.name) \(.server.version) (\(.server.program)\(if .server.build then ", " + .server.build + " build" else "" end))  workers \(.server.workers), TCP clients \(.server.tcp_clients), TCP timeout \(.server.tcp_timeout_s)s, minimal responses \(.server.minimal_responses)",
+      "  listen backlog   \(.server.listen_backlog) (measured: \([.server.listen_backlog_measured[] | "\(.role) \(.measured | map(tostring) | join("/"))"] | join(", ")))",
       "  zones            \(.zones.variant // "default") (\(.zones.dir))",
       "  SNMP             switch port router-s (router, server VLAN) = ifIndex \(.snmp.router_server_port.ifindex)",
       "  roles:",

@@ -5,7 +5,7 @@
 #   {config, offered_rate, rep, servers: [ROLE], per_server_rate,
 #    cpus: {server: ["cpu1"], client: ["cpu0"]}, wall_s,
 #    players: [{player, server, rate, rc, stderr, result: <tcpbench JSON>}],
-#    nsd: {before: {ROLE: {...}}, after: {...}},
+#    daemon: {before: {ROLE: {...}}, after: {...}}  (scripts/testbed server-stats),
 #    sample: <rbsample summary>, series: [<rbsample series lines>]}
 include "hist";
 include "layers";
@@ -24,8 +24,8 @@ def tw_falls($players):
   [.series // [] | . as $s | range(1; length) as $i
    | {t: $s[$i].t, fall: ([$players[] as $p | (($s[$i - 1].tw[$p] | nz) - ($s[$i].tw[$p] | nz))] | max // 0)}];
 
-def nsd_delta($k): . as $r
-  | [$r.servers[] as $s | (($r.nsd.after[$s][$k] | nz) - ($r.nsd.before[$s][$k] | nz))] | add // 0;
+def daemon_delta($k): . as $r
+  | [$r.servers[] as $s | (($r.daemon.after[$s][$k] | nz) - ($r.daemon.before[$s][$k] | nz))] | add // 0;
 
 def players_of: [.players[].player] | unique;
 
@@ -102,7 +102,7 @@ def point($settings):
   | ([$runs[] | .sample.cpu // {} | to_entries[] | select(.key as $k | $runs[0].cpus.server | index($k)) | .value.busy_pct]
      | if length > 0 then add / length else null end) as $sbusy
   | ([$runs[] | .cpus.server as $c | ($c | length) as $n | .sample.cpu // {} | [to_entries[] | select(.key as $k | $c | index($k)) | .value.busy_ms // empty] | add // empty] | add) as $sbusy_ms
-  | ([$runs[] | . as $r | [$r.servers[] as $x | $r.sample.cgroup[$x] | nz] | add // 0] | add) as $nsd_ms
+  | ([$runs[] | . as $r | [$r.servers[] as $x | $r.sample.cgroup[$x] | nz] | add // 0] | add) as $daemon_ms
   | ([$runs[] | . as $r | [players_of[] as $x | $r.sample.cgroup[$x] | nz] | add // 0] | add) as $player_ms
   | ([$runs[] | run_stalls[]]) as $stalls
   | {offered_rate: $runs[0].offered_rate, config: $runs[0].config, status: $status, reps: ($runs | length),
@@ -122,11 +122,11 @@ def point($settings):
      loss: $loss,
      server: {passive_opens: $opens,
               cpu_busy_pct: (if $sbusy != null then ($sbusy * 10 | round / 10) else null end),
-              nsd_cpu_pct: (if $wall > 0 then ($nsd_ms / 10 / $wall * 10 | round / 10) else null end),
+              daemon_cpu_pct: (if $wall > 0 then ($daemon_ms / 10 / $wall * 10 | round / 10) else null end),
               cpu_us_per_conn: (if $opens > 0 and $sbusy_ms != null then ($sbusy_ms * 1000 / $opens * 10 | round / 10) else null end),
               accept_queue_peak: ([$runs[] | . as $r | $r.servers[] as $x | $r.sample.listen_peak[$x] // {} | .[] | .max_queue | nz] | max // 0),
               backlog: ([$runs[] | . as $r | $r.servers[] as $x | $r.sample.listen_peak[$x] // {} | .[] | .limit | nz] | max // null),
-              nsd_tcp: ($runs | sum(nsd_delta("num.tcp")))},
+              daemon_tcp: ($runs | sum(daemon_delta("tcp")))},
      tw_expiry: {largest_fall: ([$runs[] | .sample.tw // {} | .[] | .largest_drop_in_one_sample | nz] | max // 0)},
      stalls: $stalls,
      overflow_samples: ([$runs[] | overflow_samples[]] | length),
@@ -138,7 +138,7 @@ def point($settings):
 def point_csv_columns: ["offered_rate","handled_rate","status","valid","reps","attempted","succeeded","failed","fail_ratio",
   "timeouts","refused","resets","other_failures","latency_p50_us","latency_p99_us","latency_max_us",
   "generator_max_burst","generator_max_lateness_us","generator_cpu_pct",
-  "server_cpu_busy_pct","nsd_cpu_pct","server_cpu_us_per_conn","accept_queue_peak","backlog","passive_opens",
+  "server_cpu_busy_pct","daemon_cpu_pct","server_cpu_us_per_conn","accept_queue_peak","backlog","passive_opens",
   "longest_server_stall_ms","server_stall_source",
   "loss_generator","loss_player_kernel","loss_client_cpu_backlog","loss_switch","loss_router","loss_link",
   "loss_server_cpu_backlog","loss_accept_queue","loss_server_socket","loss_daemon"];
@@ -151,7 +151,7 @@ def point_csv_row:
       ([$p.causes | to_entries[] | select(.key != "timeout" and .key != "refused" and .key != "reset") | .value] | add // 0),
       $p.latency_us.p50, $p.latency_us.p99, $p.latency_us.max,
       $p.generator.max_burst, $p.generator.max_lateness_us, $p.generator.cpu_pct,
-      $p.server.cpu_busy_pct, $p.server.nsd_cpu_pct, $p.server.cpu_us_per_conn, $p.server.accept_queue_peak,
+      $p.server.cpu_busy_pct, $p.server.daemon_cpu_pct, $p.server.cpu_us_per_conn, $p.server.accept_queue_peak,
       $p.server.backlog, $p.server.passive_opens,
       ($st.length_ms // 0), ($st.source // "none"),
       ($p.loss | .generator, .player_kernel, .client_cpu_backlog, .switch, .router, .link,

@@ -9,7 +9,7 @@
 #   {offered_rate, status: ok|generator_limited|error|interrupted|rig_stall,
 #    attempted, succeeded, failed, fail_ratio, handled_rate,
 #    loss: {LAYER: count, ...}, servers, per_server_rate,
-#    server: {cpu_busy_pct, nsd_cpu_pct, cpu_us_per_conn, accept_queue_peak, backlog},
+#    server: {cpu_busy_pct, daemon_cpu_pct, cpu_us_per_conn, accept_queue_peak, backlog},
 #    latency_us: {p50, p99, ...}, answered_latency_us: {p50, ...},
 #    stalls: [{cpu, role, length_ms, kind, source}], generator: {...}}
 # Settings: {collapse_fraction, backlog, tcp_count, servers}.
@@ -80,12 +80,12 @@ def accept_queue_cause($settings):
                     elif $s.source == "server" then ", the server daemon itself"
                     else ", cause not identified" end)
                  + ") while \($need) ms of stall fill a backlog of \($settings.backlog) at \($p.per_server_rate)/s per server")}
-    elif (($p.server.cpu_busy_pct // 0) >= 95 or ($p.server.nsd_cpu_pct // 0) >= 95 * ($p.servers // 1)) then
+    elif (($p.server.cpu_busy_pct // 0) >= 95 or ($p.server.daemon_cpu_pct // 0) >= 95 * ($p.servers // 1)) then
       {mechanism: "cpu", caused_by: "server", stall_needed_ms: $need,
-       because: "no stall long enough, but the server CPU was \($p.server.cpu_busy_pct)% busy (NSD \($p.server.nsd_cpu_pct)% of a CPU): the daemon does not accept as fast as connections arrive"}
+       because: "no stall long enough, but the server CPU was \($p.server.cpu_busy_pct)% busy (the daemon \($p.server.daemon_cpu_pct)% of a CPU): the daemon does not accept as fast as connections arrive"}
     elif (($p.overflow_samples // 0) > 0 and $p.overflow_server_cpu_busy_median != null and $p.overflow_server_cpu_busy_median < 90) then
       {mechanism: "daemon_stall", caused_by: "server", stall_needed_ms: $need,
-       because: "a stall of the server daemon: the accept queue overflowed in \($p.overflow_samples) samples (100 ms) in which the server CPU was \($p.overflow_server_cpu_busy_median)% busy (median) and no CPU stall long enough was seen: the daemon stopped accepting with CPU to spare (stopped, blocked, or at its tcp-count of \($settings.tcp_count))"}
+       because: "a stall of the server daemon: the accept queue overflowed in \($p.overflow_samples) samples (100 ms) in which the server CPU was \($p.overflow_server_cpu_busy_median)% busy (median) and no CPU stall long enough was seen: the daemon stopped accepting with CPU to spare (stopped, blocked, or at its TCP client limit of \($settings.tcp_count))"}
     else
       {mechanism: "unknown", caused_by: "unknown", stall_needed_ms: $need,
        because: "no stall of \($need // "?") ms or more on the server CPU was seen and its CPU was not full (\($p.server.cpu_busy_pct // "?")% busy): undetermined"}
@@ -167,7 +167,7 @@ def predict($settings):
   | [ (if $stall and $stall > 0 then {mechanism: "stall", per_server: ($settings.backlog / ($stall / 1000) | floor),
          because: "backlog \($settings.backlog) / longest server stall below the knee \($stall) ms"} else empty end),
       (if $t_us and $t_us > 0 and ($settings.tcp_count // 0) > 0 then {mechanism: "tcp_count", per_server: ($settings.tcp_count / ($t_us / 1e6) | floor),
-         because: "tcp-count \($settings.tcp_count) / time a connection spends \($t_us) us"} else empty end),
+         because: "TCP client limit \($settings.tcp_count) / time a connection spends \($t_us) us"} else empty end),
       (if $cpu_us and $cpu_us > 0 then {mechanism: "cpu", per_server: (1e6 / $cpu_us | floor),
          because: "1 s of server CPU / \($cpu_us) us of server CPU per connection"} else empty end) ]
   | map(. + {total: (.per_server * $n)}) as $b

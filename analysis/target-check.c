@@ -1,0 +1,194 @@
+/*
+ * target-check.c -- the target guard (target.h) for rootbench's shell
+ * scripts: they ask it before they send, so the rule is written once, in
+ * C. Two modes:
+ *
+ *   target-check [--allow-range LIST]... ADDRESS...
+ *       every numeric address may be sent to (lb-verify's target);
+ *   target-check [--allow-range LIST]... --pcap FILE...
+ *       every packet of each capture may be replayed: its destination, and
+ *       its source, where the answers to a replayed query go (the UDP
+ *       replay checks the trace tcprewrite wrote, the one tcpreplay sends).
+ *
+ * Exit 0 when allowed, 1 when refused (the refusal on stderr), 2 on an
+ * error (bad option, malformed range or address, unreadable capture).
+ */
+#include <arpa/inet.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include "capture.h"
+#include "target.h"
+
+#define TC_ALLOWED 0
+#define TC_REFUSED 1
+#define TC_ERROR 2
+
+static void
+tc_usage(FILE *f)
+{
+	fprintf(f,
+"usage: target-check [--allow-range LIST]... ADDRESS...\n"
+"       target-check [--allow-range LIST]... --pcap FILE...\n"
+"       target-check [--allow-range LIST]... --list\n"
+"  The target guard: rootbench sends only to loopback (127.0.0.0/8, ::1),\n"
+"  the benchmarking ranges 198.18.0.0/15 and 2001:2::/48, and the ranges a\n"
+"  real lab declares as its own.\n"
+"  ADDRESS             numeric IPv4 or IPv6 addresses to be sent to\n"
+"  --pcap              the arguments are captures (pcap, pcapng) to be\n"
+"                      replayed: every packet's destination and source\n"
+"                      (the answers go there) is checked\n"
+"  --allow-range LIST  lab ranges, CIDR, separated by spaces or commas\n"
+"                      (e.g. \"192.0.2.0/24 2001:db8::/32\"); repeatable; at\n"
+"                      most a /8 (IPv4) or /16 (IPv6) each\n"
+"  --list              print the allowed ranges\n"
+"exit: 0 allowed, 1 refused (the reason on stderr), 2 error\n");
+}
+
+/* tc_check_addresses: each numeric address. */
+static int
+tc_check_addresses(const struct rb_target *t, char **addrs, int n)
+{
+	char err[2048];
+	uint8_t a[16];
+	int i, family, rc = TC_ALLOWED;
+
+	for (i = 0; i < n; i++) {
+		family = strchr(addrs[i], ':') ? AF_INET6 : AF_INET;
+		if (inet_pton(family, addrs[i], a) != 1) {
+			fprintf(stderr, "target-check: error: '%s' is not a numeric IPv4 or "
+				"IPv6 address\n", addrs[i]);
+			return TC_ERROR;
+		}
+		if (rb_target_check(t, family, a, err, sizeof(err)) < 0) {
+			fprintf(stderr, "target-check: %s\n", err);
+			rc = TC_REFUSED;
+		}
+	}
+	return rc;
+}
+
+/* tc_check_packet: 0 when the packet may be replayed; -1 with the reason. */
+static int
+tc_check_packet(const struct rb_target *t, int dlt, const struct pcap_pkthdr *h,
+	const uint8_t *data, char *err, size_t errlen)
+{
+	struct ds_packet pkt;
+	enum ds_skip st;
+	char why[2048];
+	int family;
+
+	memset(&pkt, 0, sizeof(pkt));
+	st = ds_capture_decode(dlt, data, h->caplen, h->len, &pkt);
+	if (pkt.family != 4 && pkt.family != 6) {
+		snprintf(err, errlen, "not an IPv4 or IPv6 packet (%s): where it goes "
+			"cannot be checked", ds_skip_name(st));
+		return -1;
+	}
+	family = pkt.family == 4 ? AF_INET : AF_INET6;
+	if (rb_target_check(t, family, pkt.dst, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "destination %s", why);
+		return -1;
+	}
+	if (rb_target_check(t, family, pkt.src, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "source (where the answers go) %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* tc_check_capture: every packet of one capture. */
+static int
+tc_check_capture(const struct rb_target *t, const char *path)
+{
+	char err[2560], first[2560];
+	struct pcap_pkthdr *h;
+	const uint8_t *data;
+	unsigned long long n = 0, refused = 0, first_at = 0;
+	pcap_t *p;
+	int dlt, r;
+
+	p = ds_capture_open(path, NULL, err, sizeof(err));
+	if (!p) {
+		fprintf(stderr, "target-check: error: %s\n", err);
+		return TC_ERROR;
+	}
+	dlt = pcap_datalink(p);
+	while ((r = pcap_next_ex(p, &h, &data)) == 1) {
+		n++;
+		if (tc_check_packet(t, dlt, h, data, err, sizeof(err)) < 0 && refused++ == 0) {
+			first_at = n;
+			snprintf(first, sizeof(first), "%s", err);
+		}
+	}
+	if (r == PCAP_ERROR) {
+		fprintf(stderr, "target-check: error: %s: packet %llu: %s\n", path, n + 1,
+			pcap_geterr(p));
+		pcap_close(p);
+		return TC_ERROR;
+	}
+	pcap_close(p);
+	if (refused == 0)
+		return TC_ALLOWED;
+	fprintf(stderr, "target-check: %s: %llu of %llu packets refused; packet %llu: %s\n",
+		path, refused, n, first_at, first);
+	return TC_REFUSED;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_ALLOW = 256, OPT_PCAP, OPT_LIST };
+	static const struct option longopts[] = {
+		{ "allow-range", required_argument, NULL, OPT_ALLOW },
+		{ "pcap", no_argument, NULL, OPT_PCAP },
+		{ "list", no_argument, NULL, OPT_LIST },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rb_target t;
+	char err[1024], list[2048];
+	int c, pcap = 0, show = 0, i, rc, worst = TC_ALLOWED;
+
+	rb_target_init(&t);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_ALLOW:
+			if (rb_target_allow(&t, optarg, err, sizeof(err)) < 0) {
+				fprintf(stderr, "target-check: error: --allow-range: %s\n", err);
+				return TC_ERROR;
+			}
+			break;
+		case OPT_PCAP: pcap = 1; break;
+		case OPT_LIST: show = 1; break;
+		case 'h':
+			tc_usage(stdout);
+			return TC_ALLOWED;
+		default:
+			fprintf(stderr, "target-check: error: %s %s\n", c == ':' ?
+				"missing argument for" : "unknown option", argv[optind - 1]);
+			tc_usage(stderr);
+			return TC_ERROR;
+		}
+	}
+	if (show) {
+		rb_target_describe(&t, list, sizeof(list));
+		printf("%s\n", list);
+		return TC_ALLOWED;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "target-check: error: nothing to check\n");
+		tc_usage(stderr);
+		return TC_ERROR;
+	}
+	if (!pcap)
+		return tc_check_addresses(&t, argv + optind, argc - optind);
+	for (i = optind; i < argc; i++) {
+		rc = tc_check_capture(&t, argv[i]);
+		if (rc > worst)
+			worst = rc;
+	}
+	return worst;
+}

@@ -1,0 +1,29 @@
+# server-bind.sh: BIND 9 as the testbed's server daemon (SERVER=bind).
+# Same functions as server-nsd.sh; configuration from
+# scripts/templates/named.conf.in, counters from the statistics channel
+# (JSON) on the server's own address, port 8053.
+
+srv_bind_packages() { echo bind9 bind9-utils; }
+srv_bind_program() { echo /usr/sbin/named; }
+srv_bind_version() { named -v 2>&1 | sed -n 's/^BIND \([^ ]*\).*/\1/p' | head -n1; }
+
+# BIND takes its backlog from tcp-listen-queue (the kernel caps it at the
+# namespace's somaxconn, which the testbed sets to the same value).
+srv_bind_default_backlog() { echo 256; }
+srv_bind_backlog_check() { :; }
+
+srv_bind_zone_stanza() { printf 'zone "%s" { type primary; file "%s/%s"; };\n' "$1" "$TB_ZONEDIR" "$2"; }
+
+# named-checkconf -z loads every zone too: a bad zone is named here.
+srv_bind_checkconf() { named-checkconf -z "$1/server.conf" 2>&1; }
+
+srv_bind_start() {
+    local role=$1 dir=$2
+    in_ns "$role" named -c "$dir/server.conf" -n "$SERVER_WORKERS"
+}
+
+srv_bind_stats_raw() {
+    { timeout 3 ip netns exec "$(ns_of "$1")" curl -s -m 2 "http://$(role_addr4 "$1"):8053/json/v1/server" 2>/dev/null || true; } \
+        | jq -c '(.nsstats // {}) + ((.rcodes // {}) | with_entries(.key = "rcode." + .key)) | select(length > 0)' 2>/dev/null || true
+}
+srv_bind_stats_jq='{queries: ((.Requestv4 // 0) + (.Requestv6 // 0)), udp: (.QryUDP // 0), tcp: (.QryTCP // 0)}'

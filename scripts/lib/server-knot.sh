@@ -1,0 +1,39 @@
+# server-knot.sh: Knot DNS as the testbed's server daemon (SERVER=knot).
+# Same functions as server-nsd.sh; configuration from
+# scripts/templates/knot.conf.in, counters from mod-stats (knotc stats).
+
+srv_knot_packages() { echo knot; }
+srv_knot_program() { echo /usr/sbin/knotd; }
+srv_knot_version() { knotd -V 2>&1 | sed -n 's/^knotd (Knot DNS), version //p' | head -n1; }
+
+# Knot 3.2 passes a compiled-in backlog (TCP_BACKLOG_SIZE) to listen(); no
+# configuration item sets it. Measured with ss on Debian's knot 3.2.6: 10.
+KNOT_FIXED_BACKLOG=10
+srv_knot_default_backlog() { echo "$KNOT_FIXED_BACKLOG"; }
+srv_knot_backlog_check() {
+    [ "$1" = "$KNOT_FIXED_BACKLOG" ] \
+        || die "SERVER_BACKLOG=$1: Knot DNS listens with a fixed backlog of $KNOT_FIXED_BACKLOG (compiled in; no setting changes it; docs/servers.md)"
+}
+
+srv_knot_zone_stanza() { printf '  - domain: "%s"\n    file: "%s"\n' "$1" "$2"; }
+
+srv_knot_checkconf() { knotc -c "$1/server.conf" conf-check 2>&1; }
+
+srv_knot_start() {
+    local role=$1 dir=$2
+    mkdir -p "$dir/db"
+    rm -f "$dir/knot.sock"
+    in_ns "$role" knotd -c "$dir/server.conf" -d
+}
+
+# srv_knot_stats_raw ROLE DIR: `knotc stats` lines "name[item] = N" as one
+# JSON object; nothing when Knot does not answer within 3 s.
+srv_knot_stats_raw() {
+    { timeout 3 knotc -s "$2/knot.sock" -t 2 stats 2>/dev/null || true; } \
+        | jq -R -s -c '[split("\n")[] | select(test("^[^ ]+ = [0-9]+$")) | split(" = ")
+                       | {(.[0]): (.[1] | tonumber)}] | add // empty'
+}
+srv_knot_stats_jq='(to_entries) as $e
+    | def sumk(re): [$e[] | select(.key | test(re)) | .value] | add // 0;
+    {queries: sumk("^mod-stats\\.request-protocol\\["), udp: sumk("^mod-stats\\.request-protocol\\[udp"),
+     tcp: sumk("^mod-stats\\.request-protocol\\[tcp")}'

@@ -1,0 +1,48 @@
+# server-nsd.sh: NSD as the testbed's server daemon (SERVER=nsd, the
+# default). One of three modules with the same functions (server-knot.sh,
+# server-bind.sh); scripts/lib/servers.sh picks one by SERVER. The
+# configuration comes from scripts/templates/nsd.conf.in; which nsd runs
+# (Debian's, backlog 256, or the rebuilt one) from NSD_BUILD.
+
+srv_nsd_packages() { echo nsd; }
+
+# srv_nsd_program [PROG]: nsd, nsd-checkconf or nsd-control of the NSD_BUILD in use.
+srv_nsd_program() {
+    local prog=${1:-nsd}
+    if [ "${NSD_BUILD:-debian}" = rebuilt ]; then nsd_rebuilt_program "$prog"; else echo "$NSD_DEBIAN_DIR/$prog"; fi
+}
+
+srv_nsd_version() { "$(srv_nsd_program nsd)" -v 2>&1 | sed -n 's/^NSD version //p' | head -n1; }
+
+# srv_nsd_backlog_check N: N is a backlog this NSD build can listen with.
+srv_nsd_backlog_check() {
+    case ${NSD_BUILD:-debian} in
+        debian) [ "$1" = "$NSD_DEBIAN_BACKLOG" ] \
+            || die "SERVER_BACKLOG=$1 needs NSD_BUILD=rebuilt: Debian's NSD listens with a fixed backlog of $NSD_DEBIAN_BACKLOG (docs/servers.md)" ;;
+        rebuilt) nsd_rebuilt_program nsd >/dev/null ;;
+        *) die "unknown NSD_BUILD=$NSD_BUILD (debian: /usr/sbin/nsd, backlog $NSD_DEBIAN_BACKLOG; rebuilt: make nsd-backlog, any backlog)" ;;
+    esac
+}
+srv_nsd_default_backlog() { echo "$NSD_DEBIAN_BACKLOG"; }
+
+srv_nsd_zone_stanza() { printf 'zone:\n    name: "%s"\n    zonefile: "%s"\n\n' "$1" "$2"; }
+
+srv_nsd_checkconf() { "$(srv_nsd_program nsd-checkconf)" "$1/server.conf" 2>&1; }
+
+srv_nsd_start() {
+    local role=$1 dir=$2
+    rm -f "$dir/nsd.ctl"
+    in_ns "$role" "$(srv_nsd_program nsd)" -c "$dir/server.conf"
+}
+
+# srv_nsd_stats ROLE DIR: nsd-control stats_noreset over the control socket,
+# bounded to 3 s (a stopped NSD never answers); prints the raw counters as
+# one JSON object {"num.queries": N, ...}, nothing when NSD does not answer.
+srv_nsd_stats_raw() {
+    { timeout 3 "$(srv_nsd_program nsd-control)" -c "$2/server.conf" stats_noreset 2>/dev/null || true; } \
+        | jq -R -s -c '[split("\n")[] | select(test("^[a-zA-Z0-9._]+=[0-9.]+$")) | split("=")
+                       | {(.[0]): (.[1] | tonumber)}] | add // empty'
+}
+# The raw counters' queries, UDP and TCP queries (srv_stats_json).
+srv_nsd_stats_jq='{queries: ."num.queries", udp: ((."num.udp" // 0) + (."num.udp6" // 0)),
+                   tcp: ((."num.tcp" // 0) + (."num.tcp6" // 0))}'
