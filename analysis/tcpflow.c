@@ -9,6 +9,7 @@
 
 #define NONE UINT32_MAX
 #define HEAD 14			/* length prefix + DNS header */
+#define KEEP_CAP 4096		/* buffer bytes a reused entry keeps */
 
 struct ds_tcpflow_entry {
 	uint32_t hash;
@@ -166,6 +167,12 @@ flow_get(struct ds_tcpflows *t, const struct ds_packet *pkt, int *fresh)
 	e->synced = 0;
 	e->have = 0;
 	e->cand_segs = 0;
+	if (e->cap > KEEP_CAP) {
+		/* a big buffer of an earlier flow is not kept idle */
+		free(e->buf);
+		e->buf = NULL;
+		e->cap = 0;
+	}
 	e->hnext = t->bucket[h & t->mask];
 	t->bucket[h & t->mask] = i;
 	lru_append(t, i);

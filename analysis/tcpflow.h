@@ -6,7 +6,9 @@
  * the segment's direction: the two directions of a connection are two
  * byte streams, reassembled apart). At most max flows are held; a new
  * flow beyond that evicts the flow idle longest (counted in evicted; a
- * message it had pending counts as partial).
+ * message it had pending counts as partial). Memory: the entries, and each
+ * flow's pending bytes (an entry taken over by a new flow keeps at most
+ * 4 KiB of buffer).
  *
  * What is reassembled: messages whole inside one segment (several per
  * segment are fine), and messages split over segments that arrive in
