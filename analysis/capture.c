@@ -32,6 +32,7 @@ static const char *skip_names[DS_SKIP_MAX] = {
 	[DS_SKIP_IP6_EXT] = "ip6_ext_unsupported",
 	[DS_SKIP_TCP_EMPTY] = "tcp_no_payload",
 	[DS_SKIP_TCP_RETRANS] = "tcp_retransmission",
+	[DS_SKIP_TCP_UNSYNCED] = "tcp_unsynced",
 	[DS_BAD_LINK] = "link_truncated_or_unknown",
 	[DS_BAD_IP] = "ip_bad_header",
 	[DS_BAD_L4] = "l4_bad_header",

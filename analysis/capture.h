@@ -28,6 +28,7 @@ enum ds_skip {
 	DS_SKIP_IP6_EXT,	/* IPv6 extension header not skipped (ESP, ...) */
 	DS_SKIP_TCP_EMPTY,	/* TCP segment without payload (SYN, ACK, FIN) */
 	DS_SKIP_TCP_RETRANS,	/* TCP data already seen on this flow */
+	DS_SKIP_TCP_UNSYNCED,	/* TCP segment while no message start is known */
 	/* malformed or cut: counted as malformed */
 	DS_BAD_LINK,		/* link header truncated or unknown type */
 	DS_BAD_IP,		/* IP header truncated or inconsistent */

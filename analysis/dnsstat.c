@@ -127,10 +127,8 @@ run_loop(struct ds_ctx *c, pcap_t *p, unsigned port, char *err,
 			return -1;
 		}
 	}
-	ds_tcpflows_finish(&c->flows);
-	c->stats.skip[DS_BAD_TCP_PARTIAL] += c->flows.partial;
-	c->stats.skip[DS_SKIP_TCP_RETRANS] += c->flows.retrans;
-	c->flows.partial = c->flows.retrans = 0;
+	ds_tcpflows_finish(&c->flows, c->stats.skip);
+	c->stats.tcp_flows_evicted = c->flows.evicted;
 	if (rc == -1) {
 		snprintf(err, errlen, "%s", pcap_geterr(p));
 		return -1;
@@ -245,7 +243,8 @@ main(int argc, char **argv)
 	}
 	if (ds_stats_init(&ctx.stats) != 0 ||
 	    ds_match_init(&ctx.match, 18) != 0 ||
-	    ds_tcpflows_init(&ctx.flows, 12, handle_message, &ctx) != 0) {
+	    ds_tcpflows_init(&ctx.flows, DS_TCPFLOWS_MAX, handle_message,
+		&ctx) != 0) {
 		fprintf(stderr, "dnsstat: %s\n", strerror(errno));
 		pcap_close(p);
 		return 1;
@@ -273,6 +272,7 @@ main(int argc, char **argv)
 	info.mode = ctx.full ? "full" : "fast";
 	info.port = port;
 	info.bin = bin;
+	info.tcp_flows_max = ctx.flows.max;
 	info.elapsed_s = (double)(t1.tv_sec - t0.tv_sec) +
 		(double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (write_report(output, json ? REPORT_JSON : REPORT_TEXT, &ctx.stats,

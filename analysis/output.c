@@ -196,6 +196,8 @@ ds_output_json(FILE *out, const struct ds_stats *s,
 	}
 	fprintf(out, "},\n  \"malformed_total\": %llu,\n",
 		U(ds_stats_malformed(s)));
+	fprintf(out, "  \"tcp_flows\": {\"max\": %llu, \"evicted\": %llu},\n",
+		U(info->tcp_flows_max), U(s->tcp_flows_evicted));
 	fprintf(out, "  \"elapsed_s\": %.6f,\n  \"frames_per_s\": %.0f\n}\n",
 		info->elapsed_s, info->elapsed_s > 0 ?
 		(double)s->frames / info->elapsed_s : 0.0);
@@ -295,6 +297,9 @@ ds_output_text(FILE *out, const struct ds_stats *s,
 			fprintf(out, "  %-26s %10llu %s\n", ds_skip_name(i),
 				U(s->skip[i]), i >= DS_SKIP_FIRST_BAD ?
 				"malformed" : "skipped");
+	if (s->tcp_flows_evicted)
+		fprintf(out, "  %llu TCP flows evicted (at most %llu held)\n",
+			U(s->tcp_flows_evicted), U(info->tcp_flows_max));
 	if (info->read_error)
 		fprintf(out, "\nReading stopped early: %s\n", info->read_error);
 	fprintf(out, "\n%.3f s, %.0f frames/s\n", info->elapsed_s,

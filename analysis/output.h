@@ -17,6 +17,7 @@ struct ds_run_info {
 	const char *mode;	/* "fast" or "full" */
 	unsigned port;
 	unsigned bin;		/* histogram bin width in bytes */
+	size_t tcp_flows_max;	/* TCP flows held at once */
 	double elapsed_s;	/* packet loop wall time */
 	const char *read_error;	/* why reading stopped early, or NULL */
 };

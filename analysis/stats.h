@@ -40,6 +40,7 @@ struct ds_stats {
 	uint64_t *q_udp_size;		/* [65536]: queries by OPT UDP size */
 	uint64_t *qtype;		/* [65536]: queries by first QTYPE */
 	uint64_t q_no_question;
+	uint64_t tcp_flows_evicted;	/* TCP flows evicted from a full map */
 	struct ds_hist resp_msg, query_msg, resp_frame, query_frame;
 	/* responses: bytes and records by kind, per section */
 	uint64_t resp_sect_bytes[DS_SECT_MAX];

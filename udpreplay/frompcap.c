@@ -42,6 +42,7 @@ typedef struct ur_stats {
 	uint64_t malformed_queries;
 	uint64_t no_question;
 	uint64_t too_big;
+	uint64_t tcp_flows_evicted;	/* TCP flows evicted from a full map */
 } ur_stats;
 
 typedef struct ur_conv {
@@ -219,6 +220,7 @@ ur_skip_words(enum ds_skip r)
 	case DS_SKIP_IP6_EXT: return "IPv6 extension header not skipped (ESP, ...)";
 	case DS_SKIP_TCP_EMPTY: return "TCP segments without data";
 	case DS_SKIP_TCP_RETRANS: return "TCP retransmissions";
+	case DS_SKIP_TCP_UNSYNCED: return "TCP segments before a plausible DNS message start (after a gap, or a connection seen from its middle)";
 	case DS_BAD_LINK: return "link header truncated";
 	case DS_BAD_IP: return "bad or truncated IP header";
 	case DS_BAD_L4: return "bad or truncated UDP/TCP header";
@@ -252,6 +254,9 @@ ur_stats_print(const ur_stats *st, const char *file, FILE *out)
 	if (st->no_question)
 		fprintf(out, "from-pcap:   %llu queries without a question: in the pcap, not in the query list\n",
 		    (unsigned long long)st->no_question);
+	if (st->tcp_flows_evicted)
+		fprintf(out, "from-pcap:   %llu TCP flows evicted (at most %d held)\n",
+		    (unsigned long long)st->tcp_flows_evicted, DS_TCPFLOWS_MAX);
 }
 
 static void
@@ -308,7 +313,8 @@ main(int argc, char **argv)
 		return 1;
 	}
 	linktype = pcap_datalink(in);
-	if (ds_tcpflows_init(&cv.flows, 12, ur_conv_tcp_message, &cv) != 0) {
+	if (ds_tcpflows_init(&cv.flows, DS_TCPFLOWS_MAX, ur_conv_tcp_message,
+	    &cv) != 0) {
 		fprintf(stderr, "from-pcap: TCP flow table: %s\n", strerror(errno));
 		pcap_close(in);
 		return 1;
@@ -340,9 +346,8 @@ main(int argc, char **argv)
 		truncated = 1;
 	}
 	pcap_close(in);
-	ds_tcpflows_finish(&cv.flows);
-	cv.st.skip[DS_BAD_TCP_PARTIAL] += cv.flows.partial;
-	cv.st.skip[DS_SKIP_TCP_RETRANS] += cv.flows.retrans;
+	ds_tcpflows_finish(&cv.flows, cv.st.skip);
+	cv.st.tcp_flows_evicted = cv.flows.evicted;
 	ds_tcpflows_free(&cv.flows);
 	ur_stats_print(&cv.st, argv[optind], stderr);
 	if (cv.st.queries == 0) {
