@@ -5,7 +5,7 @@
 # Source after scripts/lib/common.sh and scripts/lib/topology.sh.
 
 # The zones every variant holds, as file stems (root.zone is ".": the
-# testbed's tb_zone_dir/tb_render_nsd_conf relies on this naming).
+# testbed's tb_zone_dir/tb_render_server_conf relies on this naming).
 ZONE_STEMS=(root arpa root-servers.net)
 
 # Every variant, in build order. The first two are `make zones`.
