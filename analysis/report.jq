@@ -47,7 +47,10 @@ def nm: "<span class=\"nm\">not measured</span>";
 # (loaded from $file), tagged with its source.
 def val($doc; $file; $path; $round; $scale):
   ($doc | try getpath($path) catch null) as $v
-  | if $v == null or ($v | type) == "object" or ($v | type) == "array" then nm
+  | if $v == null or ($v | type) == "object" or ($v | type) == "array" then
+      # where the value would have come from: report-check verifies that
+      # the file indeed holds none there
+      (if $file == null then nm else "<span class=\"nm\" data-nm=\"\($file):\($path | pathstr | esc)\">not measured</span>" end)
     else "<span class=\"v\" data-src=\"\($file):\($path | pathstr | esc)\"\(attrs($round; $scale))>\($v | shown($round; $scale) | esc)</span>"
     end;
 def val($doc; $file; $path): val($doc; $file; $path; null; null);
@@ -279,6 +282,10 @@ def sizes_section($b):
       + "</section>"
     end;
 
+# in_object($doc; $key): a path, extended by $key where $doc holds an
+# object there (a figure with its details beside it).
+def in_object($doc; $key): . as $p | if ($doc | getpath($p) | type) == "object" then $p + [$key] else $p end;
+
 def lb_section($b):
   $b.exps.lb as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
   | "<section id=\"lb\"><h2>TCP load-balancer stickiness \(status_badge($e))</h2>"
@@ -289,9 +296,11 @@ def lb_section($b):
       + "<tr><th>verdict</th><td>\(val($s; $f; ["verdict"]))</td><td></td><td></td><td></td></tr>"
       + cmp_row("client source addresses"; $s; $f; ["sources"]; null; null; $p; ["lb","sources"]; null)
       + cmp_row("TCP queries"; $s; $f; ["queries"]; null; null; $p; null; null)
-      + cmp_row("failed queries"; $s; $f; ["failed"]; null; null; $p; ["lb","failed"]; null)
-      + cmp_row("sources seen by both servers (overlap)"; $s; $f; ["overlap_sources"]; null; null; $p; ["lb","overlap_sources"]; null)
-      + cmp_row("connections split across servers"; $s; $f; ["split_connections"]; null; null; $p; ["lb","split_connections"]; null)
+      # rootbench.lb/1 holds these as objects ({total, refused, ...},
+      # {count, sample}): the figure is their total or count
+      + cmp_row("failed queries"; $s; $f; ["failed"] | in_object($s; "total"); null; null; $p; ["lb","failed"]; null)
+      + cmp_row("sources seen by both servers (overlap)"; $s; $f; ["overlap_sources"] | in_object($s; "count"); null; null; $p; ["lb","overlap_sources"]; null)
+      + cmp_row("connections split across servers"; $s; $f; ["split_connections"] | in_object($s; "count"); null; null; $p; ["lb","split_connections"]; null)
       + ( if ($s.per_server | type) == "object" then
             [$s.per_server | keys[] as $k
              | cmp_row("sources on \($k) (paper: Juniper)"; $s; $f; ["per_server",$k] + (if ($s.per_server[$k] | type) == "object" then ["sources"] else [] end); null; null; $p; ["lb","per_server","juniper",$k]; null)
@@ -358,11 +367,13 @@ def tcp_section($b):
             + "</table>"
             # A crossing that is absent was not reached: say below which rate,
             # and whether the generator, not the server, ended the sweep.
-            + ([["fail_0_1pct","0.1%"],["fail_1pct","1%"]][] as [$k, $name]
+            # (one string for both crossings: a generator here would repeat
+            # the whole configuration once per crossing)
+            + ([[["fail_0_1pct","0.1%"],["fail_1pct","1%"]][] as [$k, $name]
                | if ($s[$k].not_reached // false) and ($s[$k].below != null) then
                    "<p>No valid rate up to \(val($s; $f; [$k,"below"])) q/s made \($name) of the connections fail"
                    + (if ($s.generator_limited_points // 0) > 0 then "; above it the generator could not keep its schedule (generator-limited points: \(val($s; $f; ["generator_limited_points"]))), so this run has no server result there.</p>" else ".</p>" end)
-                 else "" end)
+                 else "" end] | join(""))
             + tcp_verdict($s; $f)
             + values_table($s; $f; ["testbed","settings","loss_by_layer","layers"])
           end ] | join("") )

@@ -1,7 +1,7 @@
 # tcpbench.mk -- the DNS-over-TCP connection-rate generator (issue 8).
 # Included by the top Makefile; see docs/tcpbench.md.
 
-TCPB_LIBS := $(shell pkg-config --libs libevent ldns) -lm
+TCPB_LIBS := $(shell pkg-config --libs libevent ldns 2>/dev/null) -lm
 # From analysis/ (shared with dnsstat, rbsample, udpreplay): json.c,
 # escaped JSON strings; outfile.c, results written whole or not at all;
 # numparse.c, strict numbers; target.c, the target guard (only tcpbench
@@ -21,7 +21,7 @@ $(eval $(call c_program,tcpbench/tests/answer-server,tcpbench/tests/answer-serve
 $(eval $(call c_program,tcpbench/tests/hist-dump,tcpbench/tests/hist-dump.c tcpbench/output.c tcpbench/stats.c tcpbench/histogram.c $(TCPB_SHARED),-lm))
 
 $(eval $(call c_unit_test,tcpbench/tests/test-histogram,tcpbench/tests/test-histogram.c tcpbench/histogram.c,-lm))
-$(eval $(call c_unit_test,tcpbench/tests/test-query,tcpbench/tests/test-query.c tcpbench/query.c analysis/numparse.c,$(shell pkg-config --libs ldns)))
+$(eval $(call c_unit_test,tcpbench/tests/test-query,tcpbench/tests/test-query.c tcpbench/query.c analysis/numparse.c,$(shell pkg-config --libs ldns 2>/dev/null)))
 $(eval $(call c_unit_test,tcpbench/tests/test-sources,tcpbench/tests/test-sources.c tcpbench/network.c analysis/numparse.c tcpbench/stats.c tcpbench/histogram.c,-lm))
 $(eval $(call c_unit_test,tcpbench/tests/test-stats,tcpbench/tests/test-stats.c tcpbench/stats.c tcpbench/histogram.c,-lm))
 $(eval $(call c_unit_test,tcpbench/tests/test-schedule,tcpbench/tests/test-schedule.c tcpbench/schedule.c,-lm))

@@ -5,7 +5,7 @@
 #   make trace-bench [N=1000000]
 # write udpreplay/build/trace.pcap and udpreplay/build/trace.queries.
 
-UR_LIBS := $(shell pkg-config --libs ldns libpcap) -lm
+UR_LIBS := $(shell pkg-config --libs ldns libpcap 2>/dev/null) -lm
 UR_COMMON := udpreplay/rng.c udpreplay/profile.c udpreplay/tlds.c udpreplay/qgen.c \
              analysis/outfile.c analysis/numparse.c udpreplay/pcapout.c \
              udpreplay/qlist.c
