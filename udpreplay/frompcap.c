@@ -285,7 +285,9 @@ main(int argc, char **argv)
 	const u_char *data;
 	int c, linktype, rc, truncated = 0, verbose = 0;
 
-	while ((c = getopt(argc, argv, "o:q:4:6:vh")) != -1) {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	while ((c = getopt_long(argc, argv, "o:q:4:6:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out_pcap = optarg; break;
 		case 'q': out_qlist = optarg; break;

@@ -92,7 +92,9 @@ main(int argc, char **argv)
 	struct timespec start, stop;
 	double secs;
 
-	while ((c = getopt(argc, argv, "n:s:p:r:c:d:z:o:q:S:Ph")) != -1) {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	while ((c = getopt_long(argc, argv, "n:s:p:r:c:d:z:o:q:S:Ph", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n': if (ur_parse_u64(optarg, 1, UINT64_C(1) << 40, &n, "N")) return 2; break;
 		case 's': if (ur_parse_u64(optarg, 0, UINT64_MAX, &seed, "SEED")) return 2; break;

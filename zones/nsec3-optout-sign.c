@@ -20,10 +20,18 @@
 #include <unistd.h>
 
 static void
+usage_to(FILE *out)
+{
+	fprintf(out, "usage: nsec3-optout-sign -i INCEPTION -e EXPIRATION "
+		"[-t ITERATIONS] [-s SALT] -f OUTFILE ZONEFILE KEY...\n"
+		"Signs ZONEFILE with NSEC3 opt-out (insecure delegations left out\n"
+		"of the chain) with the KEY files; zones/build-zones runs it.\n");
+}
+
+static void
 usage(void)
 {
-	fprintf(stderr, "usage: nsec3-optout-sign -i INCEPTION -e EXPIRATION "
-		"[-t ITERATIONS] [-s SALT] -f OUTFILE ZONEFILE KEY...\n");
+	usage_to(stderr);
 }
 
 static int
@@ -154,6 +162,10 @@ main(int argc, char **argv)
 	size_t omitted = 0;
 	int c, i, rc = 1;
 
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		usage_to(stdout);
+		return 0;
+	}
 	while ((c = getopt(argc, argv, "i:e:t:s:f:")) != -1) {
 		switch (c) {
 		case 'i': if (parse_u32(optarg, &inception)) { usage(); return 2; } break;

@@ -46,3 +46,15 @@ utc_stamp() { date -u +%Y%m%dT%H%M%SZ; }
 
 # json_get FILE FILTER: one value from a JSON file, errors if absent.
 json_get() { jq -er "$2" "$1"; }
+
+# script_help: the calling script's header comment (line 2 up to the line
+# before `set -euo pipefail`), as its --help text.
+script_help() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
+
+# help_if_asked ARGS...: with -h or --help as the first argument, print the
+# script's help on stdout and exit 0, before the script does anything else
+# (a benchmark or a test runner must not start on --help).
+help_if_asked() {
+    case ${1:-} in -h|--help) script_help; exit 0 ;; esac
+    return 0
+}
