@@ -26,6 +26,7 @@
 #include <ldns/ldns.h>
 #include "dnsmsg.h"
 #include "unittest.h"
+#include "../udpreplay/rng.h"
 
 static void
 add_rr(ldns_pkt *p, ldns_pkt_section sec, const char *text)
@@ -204,15 +205,13 @@ test_name_skip(void)
 	}
 }
 
-/* rng: xorshift32, so the pseudo-random names are the same every run */
-static uint32_t rng_state = 2463534242u;
+/* rng: the project's seeded generator (udpreplay/rng.c), so the
+ * pseudo-random inputs are the same every run */
+static ur_rng rng_state;
 static uint32_t
 rng(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 17;
-	rng_state ^= rng_state << 5;
-	return rng_state;
+	return (uint32_t)ur_rng_next(&rng_state);
 }
 
 /* random_name_byte: mostly short labels and pointers to early offsets,
@@ -332,6 +331,8 @@ main(void)
 	int qr, rcode, edns, do_bit, rrs;
 	struct ds_dnsmsg a, b;
 	uint8_t hdr[11] = { 0 };
+
+	ur_rng_seed(&rng_state, 2463534242);
 
 	for (qr = 0; qr <= 1; qr++)
 	for (rcode = 0; rcode <= 5; rcode += 3)
