@@ -43,9 +43,11 @@ srv_nsd_stats_raw() {
         | jq -R -s -c '[split("\n")[] | select(test("^[a-zA-Z0-9._]+=[0-9.]+$")) | split("=")
                        | {(.[0]): (.[1] | tonumber)}] | add // empty'
 }
-# The raw counters' queries, UDP and TCP queries (srv_stats_json).
+# The raw counters' queries, UDP, TCP and TLS queries (srv_stats_json;
+# NSD counts DoT queries apart from TCP: num.tls, num.tls6).
 srv_nsd_stats_jq='{queries: ."num.queries", udp: ((."num.udp" // 0) + (."num.udp6" // 0)),
-                   tcp: ((."num.tcp" // 0) + (."num.tcp6" // 0))}'
+                   tcp: ((."num.tcp" // 0) + (."num.tcp6" // 0)),
+                   tls: ((."num.tls" // 0) + (."num.tls6" // 0))}'
 
 # DNS over TLS (SERVER_TLS=yes): NSD 4.6's tls-service-key/-pem, and an
 # ip-address@853 line per address (only addresses given with the TLS port

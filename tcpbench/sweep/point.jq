@@ -126,7 +126,16 @@ def point($settings):
               cpu_us_per_conn: (if $opens > 0 and $sbusy_ms != null then ($sbusy_ms * 1000 / $opens * 10 | round / 10) else null end),
               accept_queue_peak: ([$runs[] | . as $r | $r.servers[] as $x | $r.sample.listen_peak[$x] // {} | .[] | .max_queue | nz] | max // 0),
               backlog: ([$runs[] | . as $r | $r.servers[] as $x | $r.sample.listen_peak[$x] // {} | .[] | .limit | nz] | max // null),
-              daemon_tcp: ($runs | sum(daemon_delta("tcp")))},
+              daemon_tcp: ($runs | sum(daemon_delta("tcp"))),
+              # DoT queries where the daemon counts them apart (NSD's num.tls)
+              daemon_tls: ($runs | sum(daemon_delta("tls")))},
+     # DNS over TLS (tcpbench --tls): handshakes completed, resumed, per second
+     tls: (if any($res[]; .tls != null) then
+             {handshakes: ($res | sum(.tls.handshakes)), resumed: ($res | sum(.tls.resumed)),
+              handshake_timeouts: ($res | sum(.tls.handshake_timeouts)),
+              handshake_rate: (if ($settings.point_seconds // 0) > 0 then (($res | sum(.tls.handshakes)) / ($settings.point_seconds * ($runs | length)) * 10 | round / 10) else null end),
+              handshake_us: ([$res[] | .tls.handshake_us // empty] | if length > 0 then (hist_merge | hist_summary) else null end)}
+           else null end),
      tw_expiry: {largest_fall: ([$runs[] | .sample.tw // {} | .[] | .largest_drop_in_one_sample | nz] | max // 0)},
      stalls: $stalls,
      overflow_samples: ([$runs[] | overflow_samples[]] | length),
