@@ -56,37 +56,48 @@ lab_inventory_normalise() {
            block4: ($hv[$h].rb_block4 // ""), block6: ($hv[$h].rb_block6 // "")}}] | from_entries)}'
 }
 
-# lab_topology_load: read INVENTORY (cached per prefix while the file is
-# unchanged) and define the address plan from it.
+# lab_topology_load: read INVENTORY and define the address plan from it.
+# What it derives is kept as a shell file per prefix while the inventory is
+# unchanged (every testbed call loads it: one file, no parsing).
 lab_topology_load() {
     [ -n "${INVENTORY:-}" ] || die "BACKEND=lab needs INVENTORY=file.yml (an Ansible inventory: docs/real-lab.md)"
     [ -r "$INVENTORY" ] || die "INVENTORY=$INVENTORY: not readable"
     INVENTORY=$(cd "$(dirname "$INVENTORY")" && pwd)/$(basename "$INVENTORY")
-    local sha cache="$LAB_STATE_ROOT/${RB_PREFIX:-rb}/lab.json" out
+    local sha cache="$LAB_STATE_ROOT/${RB_PREFIX:-rb}/lab.env" out err
     sha=$(sha256sum "$INVENTORY" | cut -c1-16)
-    if [ -f "$cache" ] && [ "$(jq -r .sha "$cache" 2>/dev/null)" = "$sha" ] \
-            && [ "$(jq -r .inventory "$cache")" = "$INVENTORY" ]; then
-        LAB_JSON=$(cat "$cache")
+    declare -gA LAB_F=()
+    if [ -f "$cache" ] && [ "$(head -n1 "$cache")" = "# $sha $INVENTORY" ]; then
+        # shellcheck disable=SC1090
+        . "$cache"
     else
         command -v ansible-inventory >/dev/null || die "ansible-inventory not found: run make deps (Debian package ansible)"
-        local err; err=$(mktemp)
+        err=$(mktemp)
         out=$(ansible-inventory -i "$INVENTORY" --list 2>"$err") || { out=$(tail -n 3 "$err"); rm -f "$err"; die "INVENTORY=$INVENTORY: ansible-inventory: $out"; }
         rm -f "$err"
         LAB_JSON=$(lab_inventory_normalise "$INVENTORY" "$sha" <<<"$out" 2>&1) \
             || die "$(sed -n 's/^jq: error (at [^)]*): //p' <<<"$LAB_JSON" | head -n1)"
-        mkdir -p "$(dirname "$cache")" 2>/dev/null && printf '%s\n' "$LAB_JSON" > "$cache.tmp.$$" \
+        out=$(lab_topology_env "$sha")
+        eval "$out"
+        mkdir -p "$(dirname "$cache")" 2>/dev/null && printf '%s\n' "$out" > "$cache.tmp.$$" \
             && mv "$cache.tmp.$$" "$cache" || true
     fi
-    SERVICE4=$(jq -r .service4 <<<"$LAB_JSON")
-    SERVICE6=$(jq -r .service6 <<<"$LAB_JSON")
-    # The lab's declared ranges: the target guard admits them (besides
-    # loopback and the benchmarking ranges it always admits).
-    RB_ALLOW_RANGES=$(jq -r '.allow_ranges | join(" ")' <<<"$LAB_JSON")
     export RB_ALLOW_RANGES
-    # One lookup table, read once: "ROLE addr4 addr6 block4 block6".
-    LAB_ADDRS=$(jq -r '(.hosts | to_entries[] | [.key, .value.addr4, .value.addr6, (.value.block4 // "" | if . == "" then "-" else . end), (.value.block6 // "" | if . == "" then "-" else . end)] | join(" ")),
-                       ("router-c " + .router.addr4_client + " " + .router.addr6_client + " - -"),
-                       ("router-s " + .router.addr4_server + " " + .router.addr6_server + " - -")' <<<"$LAB_JSON")
+}
+
+# lab_topology_env SHA: the derived plan as shell assignments: LAB_JSON,
+# every host's fields (LAB_F[ROLE.FIELD], read by lab_host), the service
+# addresses, the lab's declared ranges (RB_ALLOW_RANGES: the target guard
+# admits them besides loopback and the benchmarking ranges), and the
+# address table "ROLE addr4 addr6 block4 block6" (LAB_ADDRS).
+lab_topology_env() {
+    printf '# %s %s\n' "$1" "$INVENTORY"
+    printf 'LAB_JSON=%q\n' "$LAB_JSON"
+    jq -r '(.hosts | to_entries[] | .key as $r | .value | to_entries[] | "LAB_F[\($r).\(.key)]=\(.value | tostring | @sh)"),
+           "SERVICE4=\(.service4 | @sh)", "SERVICE6=\(.service6 | @sh)",
+           "RB_ALLOW_RANGES=\(.allow_ranges | join(" ") | @sh)",
+           "LAB_ADDRS=\([(.hosts | to_entries[] | [.key, .value.addr4, .value.addr6, (if (.value.block4 // "") == "" then "-" else .value.block4 end), (if (.value.block6 // "") == "" then "-" else .value.block6 end)] | join(" ")),
+                          ("router-c " + .router.addr4_client + " " + .router.addr6_client + " - -"),
+                          ("router-s " + .router.addr4_server + " " + .router.addr6_server + " - -")] | join("\n") | @sh)"' <<<"$LAB_JSON"
 }
 
 lab_addr_field() {
@@ -101,7 +112,7 @@ lab_player_block4() { case $1 in player*) lab_addr_field "$1" 4 ;; *) return 1 ;
 lab_player_block6() { case $1 in player*) lab_addr_field "$1" 5 ;; *) return 1 ;; esac; }
 
 # lab_host ROLE FIELD: a field of a managed host's description.
-lab_host() { jq -er --arg r "$1" --arg f "$2" '.hosts[$r][$f]' <<<"$LAB_JSON"; }
+lab_host() { [ -n "${LAB_F[$1.$2]+x}" ] || return 1; printf '%s\n' "${LAB_F[$1.$2]}"; }
 
 lab_is_host() { [[ " ${LAB_HOSTS[*]} " == *" $1 "* ]]; }
 
@@ -150,11 +161,13 @@ lab_ssh_opts() {
     LAB_SSH+=(-p "$(lab_host "$role" port)" -l "$(lab_host "$role" user)" "$(lab_host "$role" host)")
 }
 
-# lab_ssh ROLE CMDLINE: run a shell command line on the host.
+# lab_ssh ROLE CMDLINE: run a shell command line on the host. Standard
+# input is not forwarded (ssh would read it up, e.g. the rest of a `while
+# read` loop's list); lab_push sends a file.
 lab_ssh() {
     local role=$1; shift
     lab_ssh_opts "$role"
-    "${LAB_SSH[@]}" -- "$*"
+    "${LAB_SSH[@]}" -n -- "$*"
 }
 
 # lab_quote ARGS: the arguments as one shell-quoted command line.
@@ -169,7 +182,7 @@ lab_push() {
 # lab_pull ROLE REMOTE LOCAL: copy a file back (written whole, then renamed).
 lab_pull() {
     lab_ssh_opts "$1"
-    "${LAB_SSH[@]}" -- "cat $(printf %q "$2")" > "$3.tmp.$$" && mv "$3.tmp.$$" "$3"
+    "${LAB_SSH[@]}" -n -- "cat $(printf %q "$2")" > "$3.tmp.$$" && mv "$3.tmp.$$" "$3"
 }
 
 # lab_cgroup ROLE: the role's cgroup (v2) on its host: what runs there for
@@ -187,7 +200,8 @@ lab_remote_dir() { lab_host "$1" dir; }
 # installed in rb_dir/bin; an existing file is copied to the host first
 # (rb_dir/run/stage, once per content); an absolute path in an existing
 # directory that names no file yet is an output: written on the host and
-# fetched back to the path when the command ends.
+# fetched back to the path when the command ends. Standard input is not
+# forwarded.
 lab_exec() {
     local role=$1; shift
     lab_is_host "$role" || die "exec: $role is a lab device, not a host reached over SSH (hosts: ${LAB_HOSTS[*]})"
@@ -382,8 +396,9 @@ lab_gather_facts() {
         f=$(lab_ssh "$role" "iface=$(lab_host "$role" iface); printf '%s\n' \"\$(uname -r)\" \"\$(nproc)\" \"\$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\" \"\$(basename \"\$(readlink /sys/class/net/\$iface/device/driver 2>/dev/null)\" 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/speed 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/address)\" \"\$(/usr/sbin/nsd -v 2>&1 | sed -n 's/^NSD version //p' | head -n1)\" \"\$(hostname)\"") \
             || die "lab: cannot read facts from $role"
         local t ts=() i
+        lab_ssh_opts "$role"
         for i in 1 2 3 4 5; do
-            t=$(now_ns); lab_ssh "$role" true; ts+=($(( ($(now_ns) - t) / 1000 )))
+            t=$(now_ns); "${LAB_SSH[@]}" -n -- true; ts+=($(( ($(now_ns) - t) / 1000 )))
         done
         all+=("$(jq -n --arg r "$role" --arg f "$f" --argjson ts "$(printf '%s\n' "${ts[@]}" | jq -s .)" '
             ($f | split("\n")) as $v |
