@@ -596,6 +596,11 @@ lab_status_json() {
         lab_ssh "$role" "$(printf %q "$(lab_remote_dir "$role")/bin/rb-server") status $(printf %q "$(lab_remote_dir "$role")/server")" >/dev/null 2>&1 && up=true
         procs+=("$(jq -n --arg r "$role" --argjson up "$up" '{role:$r, process:"nsd", running:$up}')")
     done
+    local backlogs="[]" b
+    for role in "${SERVER_ROLES[@]}"; do
+        b=$(lab_ssh "$role" "ss -Hltn 'sport = :53'" 2>/dev/null | awk '{ print $3 }' | sort -u | tr '\n' ' ') || true
+        backlogs=$(jq -c --arg r "$role" --arg b "$b" '. + [{role:$r, measured:($b | split(" ") | map(select(length > 0) | tonumber))}]' <<<"$backlogs")
+    done
     up=false
     snmpget -M /nonexistent -m "" -v2c -c "$(jq -r .switch.community <<<"$LAB_JSON")" -t 1 -r 0 -Oqv \
         "$(jq -r .switch.snmp_host <<<"$LAB_JSON")" 1.3.6.1.2.1.1.3.0 >/dev/null 2>&1 && up=true
@@ -611,7 +616,7 @@ lab_status_json() {
         --argjson tc "$SERVER_TCP_CLIENTS" --argjson tt "$SERVER_TCP_TIMEOUT" --argjson sc "$SERVER_WORKERS" \
         --arg minimal "$MINIMAL_RESPONSES" --arg twb "${PLAYER_TW_BUCKETS:-default}" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg inv "$INVENTORY" \
-        --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" \
+        --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --argjson backlogs "$backlogs" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" --argjson roles "$roles" '
         $facts[0] as $f | ($f | map({(.role): .}) | add) as $h |
         def cpu_names($r): ($lab.hosts[$r].cpus | split(",") | map(if test("-") then (split("-") | map(tonumber) | [range(.[0]; .[1] + 1)]) else [tonumber] end) | add | map("\($r)/cpu\(.)"));
@@ -629,7 +634,7 @@ lab_status_json() {
          service:{ipv4:$s4, ipv6:$s6},
          server:{kind:$kind, name:"NSD", version:$h.server1.daemon_version, program:"/usr/sbin/nsd",
                  workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal,
-                 listen_backlog:256, listen_backlog_measured:[], build:"debian"},
+                 listen_backlog:256, listen_backlog_measured:$backlogs, build:"debian"},
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
          snmp:{router_server_port:{name:"router-s", ifindex:$lab.switch.router_port_ifindex}},
          roles:$roles, processes:$procs,
