@@ -128,9 +128,15 @@ lab_check_ranges() {
         [ "$b6" = - ] || addrs+=("${b6%/*}")
     done <<<"$LAB_ADDRS"
     need_program "$RB_TOP/analysis/target-check"
+    local rc
     for a in "${addrs[@]}"; do
-        out=$("$RB_TOP/analysis/target-check" --within "$RB_ALLOW_RANGES" "$a" 2>&1) \
-            || die "lab: refused before anything is touched: $a is outside the ranges inventory $INVENTORY declares as the lab's own (rb_allow_ranges: $RB_ALLOW_RANGES)"
+        rc=0
+        out=$("$RB_TOP/analysis/target-check" --within "$RB_ALLOW_RANGES" "$a" 2>&1) || rc=$?
+        case $rc in
+            0) ;;
+            1) die "lab: refused before anything is touched: $a is outside the ranges inventory $INVENTORY declares as the lab's own (rb_allow_ranges: $RB_ALLOW_RANGES)" ;;
+            *) die "lab: inventory $INVENTORY: ${out#target-check: error: }" ;;
+        esac
     done
 }
 
