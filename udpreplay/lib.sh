@@ -100,5 +100,5 @@ ur_replay() {
     target_guard --pcap "$file"
     limit=$(( count / pps + 30 ))
     timeout --kill-after=5 "$limit" "$UR_TESTBED" exec "$player" -- \
-        tcpreplay --intf1=eth0 --pps="$pps" --limit="$count" --loop=0 "$file"
+        tcpreplay --intf1="$("$UR_TESTBED" iface "$player")" --pps="$pps" --limit="$count" --loop=0 "$file"
 }
