@@ -200,11 +200,23 @@ lab_remote_dir() { lab_host "$1" dir; }
 
 # ---------------------------------------------------------------- exec
 
+# lab_local_path PATH: PATH is this machine's, to be carried to the host:
+# under the tree, the results, or the temporary directory (where the
+# experiments keep their traces, query lists and outputs). Any other path
+# is the host's own (/etc/..., a log of its own).
+lab_local_path() {
+    local p
+    for p in "$RB_TOP" "${RB_RESULTS:-$RB_TOP/results}" "${TMPDIR:-/tmp}"; do
+        [[ $1 == "${p%/}"/* ]] && return 0
+    done
+    return 1
+}
+
 # lab_exec ROLE CMD...: CMD on the host, in the role's cgroup, pinned to its
-# CPUs (rb_cpus). Arguments that name files of this machine are carried:
-# a program of this build (under RB_TOP) runs as the copy make lab-setup
-# installed in rb_dir/bin; an existing file is copied to the host first
-# (rb_dir/run/stage, once per content); an absolute path in an existing
+# CPUs (rb_cpus). Arguments that name files of this machine (lab_local_path)
+# are carried: a program of this build (under RB_TOP) runs as the copy make
+# lab-setup installed in rb_dir/bin; an existing file is copied to the host
+# first (rb_dir/run/stage, once per content); a path in an existing
 # directory that names no file yet is an output: written on the host and
 # fetched back to the path when the command ends. Standard input is not
 # forwarded.
@@ -214,15 +226,17 @@ lab_exec() {
     local dir args=() a outs_l=() outs_r=() n=0 sum rpath
     dir=$(lab_remote_dir "$role")
     for a in "$@"; do
-        if [[ $a == /* ]] && [ -f "$a" ] && [ -x "$a" ] && [[ $a == "$RB_TOP"/* ]]; then
+        if ! lab_local_path "$a"; then
+            args+=("$a")
+        elif [ -f "$a" ] && [ -x "$a" ] && [[ $a == "$RB_TOP"/* ]]; then
             args+=("$dir/bin/$(basename "$a")")
-        elif [[ $a == /* ]] && [ -f "$a" ] && [[ $a != /dev/* && $a != /proc/* && $a != /sys/* && $a != /usr/* && $a != /bin/* && $a != /sbin/* ]]; then
+        elif [ -f "$a" ]; then
             sum=$(md5sum < "$a" | cut -c1-16)
             rpath="$dir/run/stage/$sum-$(basename "$a")"
             lab_ssh "$role" "test -f $(printf %q "$rpath")" || lab_push "$role" "$a" "$rpath" \
                 || die "exec: cannot copy $a to $role"
             args+=("$rpath")
-        elif [[ $a == /* ]] && [ ! -e "$a" ] && [ -d "$(dirname "$a")" ] && [[ $a != /dev/* && $a != /proc/* && $a != /sys/* ]]; then
+        elif [ ! -e "$a" ] && [ -d "$(dirname "$a")" ]; then
             rpath="$dir/run/out/$$-$n-$(basename "$a")"; n=$((n + 1))
             outs_l+=("$a"); outs_r+=("$rpath")
             args+=("$rpath")
