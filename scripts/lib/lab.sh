@@ -407,13 +407,14 @@ lab_up() {
     printf 'BACKEND=lab\nINVENTORY=%q\n' "$INVENTORY" >> "$TB_CONFIG"
 }
 
-# lab_gather_facts: what the hosts are (kernel, CPUs, NIC, daemon version)
+# lab_gather_facts: the roles' cgroups made (so the sampler counts every
+# role from the start), and what the hosts are (kernel, CPUs, NIC, daemon version)
 # and the SSH per-call overhead over the master connection (median of 5),
 # into $TB_STATE/facts.json.
 lab_gather_facts() {
     local role f all=()
     for role in "${LAB_HOSTS[@]}"; do
-        f=$(lab_ssh "$role" "iface=$(lab_host "$role" iface); printf '%s\n' \"\$(uname -r)\" \"\$(nproc)\" \"\$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\" \"\$(basename \"\$(readlink /sys/class/net/\$iface/device/driver 2>/dev/null)\" 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/speed 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/address)\" \"\$(/usr/sbin/nsd -v 2>&1 | sed -n 's/^NSD version //p' | head -n1)\" \"\$(hostname)\"") \
+        f=$(lab_ssh "$role" "mkdir -p $(lab_cgroup "$role") 2>/dev/null; iface=$(lab_host "$role" iface); printf '%s\n' \"\$(uname -r)\" \"\$(nproc)\" \"\$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\" \"\$(basename \"\$(readlink /sys/class/net/\$iface/device/driver 2>/dev/null)\" 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/speed 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/address)\" \"\$(/usr/sbin/nsd -v 2>&1 | sed -n 's/^NSD version //p' | head -n1)\" \"\$(hostname)\"") \
             || die "lab: cannot read facts from $role"
         local t ts=() i
         lab_ssh_opts "$role"
@@ -520,17 +521,19 @@ lab_sample() {
         RPID[$role]=$(lab_ssh "$role" "mkdir -p $dir/run/sample && cg=$(lab_cgroup "$role"); cga=''; [ -d \$cg ] && cga=\"--cgroup $role=\$cg\"; setsid $dir/bin/rbsample --ns =$role \$cga --series $dir/run/sample/series.jsonl --summary $dir/run/sample/summary.json $(lab_quote "${rest[@]+"${rest[@]}"}") > $dir/run/sample/log 2>&1 < /dev/null & echo \$!") \
             || die "sample: cannot start rbsample on $role"
     done
-    trap 'stop=1' TERM INT
-    # Until a signal, or every remote sampler has ended by itself (--duration).
-    while [ "$stop" = 0 ]; do
-        sleep 0.2 &
-        wait $! || true
-        local alive=0
-        for role in "${LAB_HOSTS[@]}"; do
-            lab_ssh "$role" "kill -0 ${RPID[$role]} 2>/dev/null" && alive=1 && break
-        done
-        [ "$alive" = 1 ] || break
+    # Until a signal, or --duration: nothing is asked of the hosts meanwhile
+    # (a poll over SSH would load the hosts being measured).
+    local dur="" i
+    for ((i = 0; i < ${#rest[@]}; i++)); do
+        [ "${rest[$i]}" = --duration ] && dur=${rest[$((i + 1))]:-}
     done
+    trap 'stop=1' TERM INT
+    if [ -n "$dur" ]; then
+        sleep "$dur" & wait $! || true
+        [ "$stop" = 1 ] || sleep 0.5
+    else
+        while [ "$stop" = 0 ]; do sleep 1 & wait $! || true; done
+    fi
     trap '' TERM INT
     for role in "${LAB_HOSTS[@]}"; do
         lab_ssh "$role" "kill -TERM ${RPID[$role]} 2>/dev/null; for i in \$(seq 100); do kill -0 ${RPID[$role]} 2>/dev/null || exit 0; sleep 0.1; done; exit 1" &
@@ -591,12 +594,11 @@ lab_capture() {
         sleep 0.1
     done
     lab_ssh "$role" "cat $r.log" >&2
+    # Until SIGTERM; nothing is asked of the host meanwhile (a tcpdump that
+    # ended early shows at the end: no statistics, an incomplete capture).
     local stop=0
     trap 'stop=1' TERM
-    while [ "$stop" = 0 ]; do
-        sleep 0.2 & wait $! || true
-        [ "$stop" = 1 ] || lab_ssh "$role" "kill -0 $rpid 2>/dev/null" || break
-    done
+    while [ "$stop" = 0 ]; do sleep 1 & wait $! || true; done
     trap '' TERM
     lab_ssh "$role" "kill -TERM $rpid 2>/dev/null; for i in \$(seq 100); do kill -0 $rpid 2>/dev/null || break; sleep 0.1; done; tail -n +2 $r.log" >&2 || true
     lab_pull "$role" "$r.pcap" "$file" || warn "capture: cannot fetch the pcap from $role"
