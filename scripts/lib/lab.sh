@@ -489,10 +489,16 @@ lab_snmp_octets() {
     snmpget -M /nonexistent -m "" -v2c -c "$comm" -t 2 -r 1 -Oqv "$host" "$oid.$idx"
 }
 
-# lab_mac ROLE: the MAC address of the role's test interface (the router:
-# its client leg, from the inventory).
+# lab_mac ROLE [IFACE]: the MAC address of the role's test interface (the
+# router: its client leg, ethc, from the inventory).
 lab_mac() {
-    if [ "$1" = router ]; then jq -r .router.mac_client <<<"$LAB_JSON"; return; fi
+    if [ "$1" = router ]; then
+        case ${2:-ethc} in
+            ethc) jq -r .router.mac_client <<<"$LAB_JSON" ;;
+            *) die "mac: the inventory gives the router's client-side MAC only (rb_mac_client), not its $2" ;;
+        esac
+        return
+    fi
     lab_is_host "$1" || die "mac: unknown role $1"
     lab_ssh "$1" "cat /sys/class/net/$(lab_host "$1" iface)/address"
 }
