@@ -321,7 +321,7 @@ lab_render_counters() {
 # rendered files; its recap on stderr, the output in $TB_STATE/ansible.log.
 lab_playbook() {
     local log="$TB_STATE/ansible.log" rc=0
-    ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_NOCOLOR=1 \
+    ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_NOCOLOR=1 \
     ANSIBLE_SSH_ARGS="-o ControlMaster=auto -o ControlPersist=60s" ANSIBLE_PIPELINING=True \
         ansible-playbook -i "$INVENTORY" "$RB_TOP/scripts/lab/site.yml" \
         -e "rb_top=$RB_TOP rb_render=$TB_STATE/render rb_prefix=$RB_PREFIX" "$@" > "$log" 2>&1 || rc=$?
