@@ -73,25 +73,38 @@ def finding_lb($b):
        + val($s; $f; ["failed"] | in_object($s; "total")) + " queries failed."]
     else [] end;
 
-# TCP: per configuration, the most handled and the verdict in words.
+# TCP: per configuration, the most answered and the verdict in words; a
+# configuration with no valid point says only its verdict.
 def finding_tcp($b):
   $b.exps.tcp as $e | ($e.subs // {}) as $subs
   | if ($e.summary != null) then
       [ ["1p1s","2p1s","2p2s"][] as $c | ($subs[$c].summary // null) as $s | "tcp/\($c)/summary.json" as $f
-        | select($s != null and ($s.max_qps | type) == "number")
-        | "Over TCP with " + (if $s.title then val($s; $f; ["title"]) else ($c | esc) end) + ", at most " + val($s; $f; ["max_qps"]; 0; null) + " connections/s were answered"
+        | select($s != null and (($s.max_qps | type) == "number" or ($s.verdict.summary // null) != null))
+        | "Over TCP with " + (if $s.title then val($s; $f; ["title"]) else ($c | esc) end)
+          + (if ($s.max_qps | type) == "number" then ", at most " + val($s; $f; ["max_qps"]; 0; null) + " connections/s were answered"
+             else ", no rate was measured validly" end)
           + (if ($s.verdict.summary // null) != null then "; " + val($s; $f; ["verdict","summary"]) else "" end)
           + (if $s.verdict.server_capacity == true then " (the servers' capacity on this testbed)." else "." end) ]
     else [] end;
 
-# Servers compared: each server's median UDP ceiling.
+# Servers compared: each server's median UDP ceiling, TCP knee (and
+# whether it is the server's) and signed bytes per query.
 def finding_compare($b):
   $b.exps.compare as $e | $e.summary as $s | $e.file as $f
-  | if ($s.servers | type) == "array" and ($s.servers | length) > 0 then
-      ["Servers compared on the same testbed, median UDP ceiling: "
-       + ([$s.servers | to_entries[] | .key as $i
-           | val($s; $f; ["servers",$i,"name"]) + " " + val($s; $f; ["servers",$i,"udp","ceiling_qps","median"]; 0; null)]
-          | join(", ")) + " queries/s."]
+  | def each(what): [$s.servers | to_entries[] | .key as $i | val($s; $f; ["servers",$i,"name"]) + " " + ($i | what)] | join(", ");
+  if ($s.servers | type) == "array" and ($s.servers | length) > 0 then
+      ["Servers compared on the same testbed (repetitions: " + each(val($s; $f; ["servers",.,"repetitions"]))
+       + "), median UDP ceiling: "
+       + each(val($s; $f; ["servers",.,"udp","ceiling_qps","median"]; 0; null)) + " queries/s.",
+       "Median TCP rate where 0.1 % of connections first failed: "
+       + each(. as $i | if ($s.servers[$i].tcp.knee_0_1pct.median | type) == "number" then
+                val($s; $f; ["servers",$i,"tcp","knee_0_1pct","median"]; 0; null) + " connections/s"
+                + (if $s.servers[$i].tcp.server_capacity | any(. == true) then " (the server's capacity)" else " (not shown to be the server's capacity)" end)
+              else "none (" + val($s; $f; ["servers",$i,"tcp","verdicts",0]) + ")" end)
+       + ".",
+       "Median bytes per query out, unsigned and signed: "
+       + each(val($s; $f; ["servers",.,"sizes","bytes_per_query_out_unsigned","median"]; 1; null) + " and "
+              + val($s; $f; ["servers",.,"sizes","bytes_per_query_out_signed","median"]; 1; null)) + "."]
     else [] end;
 
 # What this run does not say: experiments absent, failed or interrupted.
