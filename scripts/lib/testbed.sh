@@ -434,7 +434,18 @@ cpu_mask() {
 # nftables counters that experiments read: answers reaching the Listener,
 # and DNS packets reaching each server (the paper's stray-packet watch).
 tb_install_counters() {
-    nsx listener nft list table inet rootbench >/dev/null 2>&1 || nsx listener nft -f - <<EOF
+    nsx listener nft list table inet rootbench >/dev/null 2>&1 || tb_counters_ruleset listener | nsx listener nft -f -
+    local role
+    for role in "${SERVER_ROLES[@]}"; do
+        nsx "$role" nft list table inet rootbench >/dev/null 2>&1 || tb_counters_ruleset server | nsx "$role" nft -f -
+    done
+}
+
+# tb_counters_ruleset listener|server: the counters' nftables table (the
+# lab backend installs the same on its hosts).
+tb_counters_ruleset() {
+    case $1 in
+    listener) cat <<EOF
 table inet rootbench {
     counter dns_answers { }
     chain input {
@@ -444,9 +455,8 @@ table inet rootbench {
     }
 }
 EOF
-    local role
-    for role in "${SERVER_ROLES[@]}"; do
-        nsx "$role" nft list table inet rootbench >/dev/null 2>&1 || nsx "$role" nft -f - <<EOF
+    ;;
+    server) cat <<EOF
 table inet rootbench {
     counter dns_udp_in { }
     counter dns_tcp_in { }
@@ -462,7 +472,8 @@ table inet rootbench {
     }
 }
 EOF
-    done
+    ;;
+    esac
 }
 
 # tb_counters_json: every testbed counter as one JSON object
