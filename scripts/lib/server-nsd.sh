@@ -44,7 +44,8 @@ srv_nsd_stats_raw() {
                        | {(.[0]): (.[1] | tonumber)}] | add // empty'
 }
 # The raw counters' queries, UDP, TCP and TLS queries (srv_stats_json;
-# NSD counts DoT queries apart from TCP: num.tls, num.tls6).
+# NSD counts DoT apart from TCP: num.tls, num.tls6, "connections over TLS"
+# in nsd-control(8); one per query at one query per connection).
 srv_nsd_stats_jq='{queries: ."num.queries", udp: ((."num.udp" // 0) + (."num.udp6" // 0)),
                    tcp: ((."num.tcp" // 0) + (."num.tcp6" // 0)),
                    tls: ((."num.tls" // 0) + (."num.tls6" // 0))}'

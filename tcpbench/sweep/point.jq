@@ -127,7 +127,7 @@ def point($settings):
               accept_queue_peak: ([$runs[] | . as $r | $r.servers[] as $x | $r.sample.listen_peak[$x] // {} | .[] | .max_queue | nz] | max // 0),
               backlog: ([$runs[] | . as $r | $r.servers[] as $x | $r.sample.listen_peak[$x] // {} | .[] | .limit | nz] | max // null),
               daemon_tcp: ($runs | sum(daemon_delta("tcp"))),
-              # DoT queries where the daemon counts them apart (NSD's num.tls)
+              # DoT connections where the daemon counts them apart (NSD's num.tls)
               daemon_tls: ($runs | sum(daemon_delta("tls")))},
      # DNS over TLS (tcpbench --tls): handshakes completed, resumed, per second
      tls: (if any($res[]; .tls != null) then
