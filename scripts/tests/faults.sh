@@ -3,12 +3,13 @@
 # into a real experiment on its own testbed prefix (RB_PREFIX) and states
 # what must hold. Source after scripts/lib/testlib.sh and topology.sh.
 
-# fault_pids_in ROLE COMM...: the processes named COMM in ROLE's namespace.
+# fault_pids_in ROLE COMM...: the processes named COMM (or "COMM: ...") in ROLE's namespace.
 fault_pids_in() {
     local role=$1 p c n; shift
     for p in $(ip netns pids "$(ns_of "$role")" 2>/dev/null); do
         c=$(cat "/proc/$p/comm" 2>/dev/null) || continue
-        for n in "$@"; do [ "$c" = "$n" ] && echo "$p"; done
+        # (NSD names its processes "nsd: main", "nsd: server 1", ...)
+        for n in "$@"; do case $c in "$n"|"$n: "*) echo "$p" ;; esac; done
     done
     return 0
 }
