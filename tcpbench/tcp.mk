@@ -2,6 +2,7 @@
 # variant (make dot), and how
 # NSD's tcp-count and listen backlog move its knee. See docs/tcp.md.
 #   make tcp [SCALE=smoke|quick|paper] [CONFIGS=1p1s,2p1s,2p2s] [TCP_BACKLOG=N] [RB_RUN=...]
+#   make tcp RESUME=<run>/tcp   resume an interrupted sweep (same settings)
 #   make tcp-limits [SCALE=...] [LIMITS="c100-b256 ..."]
 
 .PHONY: tcp tcp-limits

@@ -701,6 +701,22 @@ tb_namespaces_present() {
     return 0
 }
 
+# tb_kill_cgroups: SIGKILL every process left in this prefix's cgroups:
+# the sampler runs in the host's namespace, so an experiment killed with
+# SIGKILL leaves it behind where `ip netns pids` does not see it.
+tb_kill_cgroups() {
+    local root d p; root=$(tb_cgroup_root 2>/dev/null) || return 0
+    [ -d "$root" ] || return 0
+    for d in "$root"/*/; do
+        [ -f "$d/cgroup.procs" ] || continue
+        if [ -f "$d/cgroup.kill" ]; then
+            echo 1 > "$d/cgroup.kill" 2>/dev/null || true
+        else
+            for p in $(cat "$d/cgroup.procs"); do kill -9 "$p" 2>/dev/null || true; done
+        fi
+    done
+}
+
 tb_down() {
     need_root
     local ns pids i
@@ -715,6 +731,7 @@ tb_down() {
         sleep 0.1
     done
     [ -n "${pids// /}" ] && kill -9 $pids 2>/dev/null || true
+    tb_kill_cgroups
     for ns in $(tb_namespaces_present); do ip netns del "$ns"; done
     tb_remove_cgroups
     rm -rf "$TB_STATE"
