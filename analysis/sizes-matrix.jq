@@ -84,7 +84,7 @@ def matrix_checks:
   | ($cells | dnskey_of("root")) as $steady
   | ([$cells[] | .profile] | unique) as $profiles
   | ([$profiles[] as $p | select(($cells | find("unsigned"; $p; "512")) != null and ($cells | find("root"; $p; "512")) != null) | $p] | .[0]) as $p512
-  | ([$profiles[] | select(($cells | find("root"; .; "4096")) != null)] | .[0]) as $p4096
+  | ([$profiles[] as $p | select(($cells | find("root"; $p; "4096")) != null) | $p] | .[0]) as $p4096
   | {ksk_roll_dnskey: check("the KSK-roll DNSKEY answer is at least \(roll_dnskey_min_bytes) bytes";
                             $roll.bytes // null;
                             (if $roll == null then null else $roll.bytes >= roll_dnskey_min_bytes end)),
