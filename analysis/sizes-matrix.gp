@@ -2,14 +2,15 @@
 # drawn from its tables (analysis/sizes-matrix). Called with -e:
 #   fig       bytes_by_zone | tc_by_edns | crossover
 #   datafile  that table (#-headed CSV, first column an index)
-#   outfile, fmt (png|svg|pdf), zs (tc_by_edns: the zone-state columns)
+#   outfile, fmt (png|svg|pdf), zs (tc_by_edns: the zone-state columns),
+#   ceil (crossover: the server's ceiling in words, for the title)
 set datafile separator ","
 if (fmt eq "svg") { set terminal svg size 900, 460 dynamic font "sans,11" }
 if (fmt eq "png") { set terminal pngcairo size 900, 460 font "sans,10" }
 if (fmt eq "pdf") { set terminal pdfcairo size 9, 4.6 font "sans,10" }
 set output outfile
 set grid ytics
-set key top left
+set key outside top center horizontal
 set style fill solid 0.7 border -1
 
 if (fig eq "bytes_by_zone") {
@@ -35,7 +36,7 @@ if (fig eq "tc_by_edns") {
     plot for [i = 1:n] datafile using (column(i + 2) * 100):xtic(2) title word(zs, i)
 }
 if (fig eq "crossover") {
-    set title "Query rate where an instance turns byte-bound, per link speed (line: the server's UDP ceiling)"
+    set title "Query rate that fills each link (bars) against the server's unshaped UDP ceiling (line, ".ceil.")\nwhere a bar is below the line the link comes first and the instance is byte-bound above that rate"
     set ylabel "queries per second"
     set logscale y
     set style data histogram
