@@ -300,7 +300,7 @@ def sizes_matrix_section($b):
   + if $s == null then "</section>" else
       "<p>Design: \(val($s; $f; ["settings","design"])); \(val($s; $f; ["settings","queries_per_cell"])) queries per cell at \(val($s; $f; ["settings","pps"])) queries/s.</p>"
       + "<p>The server's unshaped UDP ceiling: "
-      + (if $s.server_udp_ceiling.qps != null then val($s; $f; ["server_udp_ceiling","qps"]) + " queries/s (from " + val($s; $f; ["server_udp_ceiling","source"]) + ")"
+      + (if $s.server_udp_ceiling.qps != null then val($s; $f; ["server_udp_ceiling","qps"]) + " queries/s (from " + val($s; $f; ["server_udp_ceiling","source"]) + (if $s.server_udp_ceiling.zone then ", serving the zone " + val($s; $f; ["server_udp_ceiling","zone"]) else "" end) + (if $s.server_udp_ceiling.caused_by then "; its verdict blames the " + val($s; $f; ["server_udp_ceiling","caused_by"]) else "" end) + ")"
          else val($s; $f; ["server_udp_ceiling","qps"]) + (if $s.server_udp_ceiling.status != "not measured" then " (" + val($s; $f; ["server_udp_ceiling","status"]) + ")" else "" end) end)
       + (if $s.server_udp_ceiling.note then "; " + val($s; $f; ["server_udp_ceiling","note"]) else "" end) + ".</p>"
       + "<h3>Checks</h3><table class=\"kv\">"
@@ -323,7 +323,7 @@ def sizes_matrix_section($b):
           | "<tr><td>\(val($s; $f; $c + ["cell"]))</td><td>\(val($s; $f; $c + ["bytes_per_query_in"]; 1; null))</td><td>\(val($s; $f; $c + ["bytes_per_query_out"]; 1; null))</td>"
             + "<td>\(val($s; $f; $c + ["tc_share"]; 2; 100))</td>"
             + "<td>\(val($s; $f; $c + ["answer_bytes","mean"]; 1; null)) / \(val($s; $f; $c + ["answer_bytes","median"])) / \(val($s; $f; $c + ["answer_bytes","max"]))</td>"
-            + "<td>\(val($s; $f; $c + ["dnskey","bytes"]))\(if .value.dnskey.udp_4096.tc == true then " (truncated over UDP at " + val($s; $f; $c + ["dnskey","udp_4096","bytes"]) + " bytes)" else "" end)</td>"
+            + "<td>\(val($s; $f; $c + ["dnskey","bytes"]))\(if .value.dnskey.udp_4096.tc == true then " (over UDP: truncated, " + val($s; $f; $c + ["dnskey","udp_4096","bytes"]) + " bytes)" else "" end)</td>"
             + ([range(0; .value.links | length) as $l | ($c + ["links",$l]) as $q
                 | "<td>\(val($s; $f; $q + ["first_ceiling"]))\(if .value.links[$l].first_ceiling_qps != null then ", " + val($s; $f; $q + ["first_ceiling_qps"]) else "" end); \(if .value.links[$l].crossover_qps != null then val($s; $f; $q + ["crossover_qps"]) else "never" end)</td>"] | join(""))
             + "</tr>"] | join(""))
