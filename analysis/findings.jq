@@ -44,21 +44,50 @@ def finding_udp_shaped($b):
        + val($p; "paper.json"; ["udp","ceiling_qps","cisco"]) + " queries/s)."]
     else [] end;
 
-# Sizes: the paper's signing against unsigned, then every other variant.
+# Sizes: the paper's signing against unsigned, then every other variant,
+# in one sentence.
 def finding_sizes($b):
   $b.exps.sizes as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
-  | if ok($e) and ($s.variants.unsigned.bytes_per_query_out | type) == "number" then
-      (if ($s.variants.signed.bytes_per_query_out | type) == "number" then
-         ["Signing the zone as the paper did"
-          + (if $s.variants.signed.zone_variant then " (" + val($s; $f; ["variants","signed","zone_variant"]) + ")" else "" end)
-          + " raised the bytes sent per query from " + val($s; $f; ["variants","unsigned","bytes_per_query_out"]; 1; null)
-          + " to " + val($s; $f; ["variants","signed","bytes_per_query_out"]; 1; null)
-          + " (+" + val($s; $f; ["variants","signed","growth_vs_unsigned"]; 1; 100) + " %; the paper: +"
-          + val($p; "paper.json"; ["sizes","growth_vs_unsigned"]; 0; 100) + " %), so a link carries that much fewer answers per second."]
+  | if ok($e) and ($s.variants.unsigned.bytes_per_query_out | type) == "number"
+       and ($s.variants.signed.bytes_per_query_out | type) == "number" then
+      ([$s.variants | to_entries[] | select(.key != "unsigned" and .key != "signed" and (.value.growth_vs_unsigned | type) == "number")
+        | val($s; $f; ["variants",.key,"zone_variant"]) + " +" + val($s; $f; ["variants",.key,"growth_vs_unsigned"]; 1; 100) + " %"]) as $others
+      | ["Signing the zone as the paper did"
+         + (if $s.variants.signed.zone_variant then " (" + val($s; $f; ["variants","signed","zone_variant"]) + ")" else "" end)
+         + " raised the bytes sent per query from " + val($s; $f; ["variants","unsigned","bytes_per_query_out"]; 1; null)
+         + " to " + val($s; $f; ["variants","signed","bytes_per_query_out"]; 1; null)
+         + " (+" + val($s; $f; ["variants","signed","growth_vs_unsigned"]; 1; 100) + " %; the paper: +"
+         + val($p; "paper.json"; ["sizes","growth_vs_unsigned"]; 0; 100) + " %), so a link carries that many fewer answers per second"
+         + (if ($others | length) > 0 then "; other signings: " + ($others | join(", ")) else "" end) + "."]
+    else [] end;
+
+# Sizes matrix: the key-roll DNSKEY answer and truncation at 512 bytes,
+# then where the root-like zone turns the instance byte-bound.
+def finding_matrix($b):
+  $b.exps["sizes-matrix"] as $e | $e.summary as $s | $e.file as $f
+  | if ok($e) and ($s.checks | type) == "object" then
+      ([$s.cells | to_entries[] | select(.value.zone_state == "root" and .value.edns == "512") | .key][0]) as $j
+      | ([$s.cells | to_entries[] | select(.value.zone_state == "unsigned" and .value.edns == "512") | .key][0]) as $u
+      | (if ($s.checks.ksk_roll_dnskey.value | type) == "number" then
+         ["During a KSK roll the DNSKEY answer grows to " + val($s; $f; ["checks","ksk_roll_dnskey","value"])
+          + " bytes (steady state: " + val($s; $f; ["checks","steady_dnskey","value"]) + ")"
+          + (if $j != null and $u != null then
+               "; resolvers that advertise a " + val($s; $f; ["cells",$j,"edns"]) + "-byte buffer get "
+               + val($s; $f; ["cells",$j,"tc_share"]; 1; 100) + " % of the root zone's answers truncated (unsigned: "
+               + val($s; $f; ["cells",$u,"tc_share"]; 1; 100) + " %), each one a retry over TCP the instance must absorb"
+             else "" end) + "."]
        else [] end)
-      + ([$s.variants | to_entries[] | select(.key != "unsigned" and .key != "signed" and (.value.growth_vs_unsigned | type) == "number")
-          | val($s; $f; ["variants",.key,"zone_variant"]) + " +" + val($s; $f; ["variants",.key,"growth_vs_unsigned"]; 1; 100) + " %"]
-         | if length > 0 then ["Other signings cost, in bytes per query against unsigned: " + join(", ") + "."] else [] end)
+      + ([$s.cells | to_entries[] | select(.value.zone_state == "root") | .key] as $roots
+         | ([$roots[] | select($s.cells[.].edns == "trace")] + $roots)[0] as $i
+         | if $i == null or ($s.cells[$i].links[0].link_qps | type) != "number" then [] else
+             ["Serving the root's zone (" + val($s; $f; ["cells",$i,"cell"]) + "), a "
+              + val($s; $f; ["cells",$i,"links",0,"link_bps"]; 0; 0.000001) + " Mbit/s link is full at "
+              + val($s; $f; ["cells",$i,"links",0,"link_qps"]; 0; null) + " queries/s"
+              + (if ($s.server_udp_ceiling.qps | type) == "number" then
+                   ", below the servers' UDP ceiling of " + val($s; $f; ["server_udp_ceiling","qps"]; 0; null)
+                   + " queries/s: the link is hit first up to about " + val($s; $f; ["cells",$i,"breakeven_link_bps"]; 0; 0.000001) + " Mbit/s."
+                 else " (the servers' UDP ceiling was not measured in this run, so which limit comes first is not said)." end)]
+           end)
     else [] end;
 
 # LB: the stickiness verdict and the three figures that decide it.
@@ -66,7 +95,7 @@ def finding_lb($b):
   $b.exps.lb as $e | $e.summary as $s | $e.file as $f
   | if ok($e) and ($s.verdict // null) != null then
       ["The load balancer's stickiness check gave " + val($s; $f; ["verdict"])
-       + (if $s.verdict == "pass" then "" else " (every TCP connection must stay on one server: DNS over TCP breaks through this balancer)" end)
+       + (if ($s.verdict | ascii_downcase) == "pass" then "" else " (every TCP connection must stay on one server: DNS over TCP breaks through this balancer)" end)
        + ": of " + val($s; $f; ["sources"]) + " client sources, "
        + val($s; $f; ["overlap_sources"] | in_object($s; "count")) + " reached both servers, "
        + val($s; $f; ["split_connections"] | in_object($s; "count")) + " TCP connections were split across servers and "
@@ -115,7 +144,7 @@ def finding_missing($b; $names):
   | if length > 0 then ["Not measured in this run, so not summarised here: " + join("; ") + "."] else [] end;
 
 def findings_section($b; $names):
-  (finding_udp_unshaped($b) + finding_udp_shaped($b) + finding_sizes($b) + finding_lb($b)
+  (finding_udp_unshaped($b) + finding_udp_shaped($b) + finding_sizes($b) + finding_matrix($b) + finding_lb($b)
    + finding_tcp($b) + finding_compare($b) + finding_missing($b; $names)) as $f
   | "<section id=\"findings\"><h2>Findings</h2><ul class=\"findings\">"
   + ([$f[] | "<li>" + . + "</li>"] | join(""))

@@ -333,6 +333,50 @@ def dot_section($b):
     + figures($e) + tables($e; [])
     + "</section>"
   end;
+# sizes_matrix_section: the DNSSEC sizing matrix (analysis/sizes-matrix,
+# issue 18): per cell bytes per query, TC share, answer sizes, the DNSKEY
+# answer, and against each link speed which ceiling an instance hits first.
+def sizes_matrix_section($b):
+  $b.exps["sizes-matrix"] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | "<section id=\"sizes-matrix\"><h2>DNSSEC sizing matrix: algorithms, key rolls, DO share, EDNS buffer \(status_badge($e))</h2>"
+  + "<p><b>What is measured.</b> Each cell serves one zone state (signing algorithm and key sizes, NSEC or NSEC3, a KSK roll with two KSKs signing the DNSKEY set, a ZSK pre-published) and replays one query profile (the DO share of the paper's traffic, of a root server's more recent traffic, or forced) with the advertised EDNS buffer as the profile has it or forced to one size, slowly enough that every query is answered. The switch's SNMP octet counters on the router's server-side port give bytes per query in and out; a capture of the answers gives the share truncated (TC=1: each such query comes back over TCP) and the answer sizes; dig gives the DNSKEY answer of each zone state, whole over TCP and whether it fits a UDP answer. The rules (analysis/sizes-matrix.jq) add the Ethernet overhead per frame to the SNMP bytes, divide each link speed by the result to get the query rate that fills the link, and compare it with the server's unshaped UDP ceiling from this run: the lower one is hit first; where the link's is lower, that rate is where the instance turns from query-bound to byte-bound. The paper (\(val($p; "paper.json"; ["sizes","section"]))) measured one signed zone with one traffic mix.</p>"
+  + status_text($e; "the sizing matrix")
+  + if $s == null then "</section>" else
+      "<p>Design: \(val($s; $f; ["settings","design"])); \(val($s; $f; ["settings","queries_per_cell"])) queries per cell at \(val($s; $f; ["settings","pps"])) queries/s.</p>"
+      + "<p>The server's unshaped UDP ceiling: "
+      + (if $s.server_udp_ceiling.qps != null then val($s; $f; ["server_udp_ceiling","qps"]) + " queries/s (from " + val($s; $f; ["server_udp_ceiling","source"]) + (if $s.server_udp_ceiling.zone then ", serving the zone " + val($s; $f; ["server_udp_ceiling","zone"]) else "" end) + (if $s.server_udp_ceiling.caused_by then "; its verdict blames the " + val($s; $f; ["server_udp_ceiling","caused_by"]) else "" end) + ")"
+         else val($s; $f; ["server_udp_ceiling","qps"]) + (if $s.server_udp_ceiling.status != "not measured" then " (" + val($s; $f; ["server_udp_ceiling","status"]) + ")" else "" end) end)
+      + (if $s.server_udp_ceiling.note then "; " + val($s; $f; ["server_udp_ceiling","note"]) else "" end) + ".</p>"
+      + "<h3>Checks</h3><table class=\"kv\">"
+      + ([$s.checks | keys_unsorted[] as $k
+          | "<tr><th>\(val($s; $f; ["checks",$k,"rule"]))</th><td>\(val($s; $f; ["checks",$k,"pass"]))</td><td>"
+            + (($s.checks[$k].value) as $v
+               | if ($v | type) == "object" then ([$v | keys_unsorted[] as $j | "\($j | esc): \(val($s; $f; ["checks",$k,"value",$j]))"] | join(", "))
+                 else val($s; $f; ["checks",$k,"value"]) end)
+            + "</td></tr>"] | join(""))
+      + "</table>"
+      + ([$s.cells | to_entries[] | select(.value.zone_state == "paper") | .key][0] as $i
+         | if $i == null then "" else
+             "<h4>The paper's zone state</h4>" + cmp_head(val($p; "paper.json"; ["sizes","section"]))
+             + cmp_row("bytes per query out, cell " + val($s; $f; ["cells",$i,"cell"]); $s; $f; ["cells",$i,"bytes_per_query_out"]; 1; null; $p; ["sizes","tests","signed","bytes_per_query_out"]; "the paper's own traffic mix")
+             + "</table>" end)
+      + "<h3>Cells</h3><table class=\"csv\"><tr><th>cell (zone state : profile : EDNS buffer)</th><th>bytes/query in</th><th>bytes/query out</th><th>TC share, %</th><th>answer bytes mean / median / max</th><th>DNSKEY answer, bytes</th>"
+      + ([range(0; $s.links_bps | length) as $l | "<th>\(val($s; $f; ["links_bps",$l]; 0; 0.000001)) Mb/s: first ceiling, at queries/s; byte-bound above</th>"] | join(""))
+      + "</tr>"
+      + ([$s.cells | to_entries[] | .key as $i | ["cells",$i] as $c
+          | "<tr><td>\(val($s; $f; $c + ["cell"]))</td><td>\(val($s; $f; $c + ["bytes_per_query_in"]; 1; null))</td><td>\(val($s; $f; $c + ["bytes_per_query_out"]; 1; null))</td>"
+            + "<td>\(val($s; $f; $c + ["tc_share"]; 2; 100))</td>"
+            + "<td>\(val($s; $f; $c + ["answer_bytes","mean"]; 1; null)) / \(val($s; $f; $c + ["answer_bytes","median"])) / \(val($s; $f; $c + ["answer_bytes","max"]))</td>"
+            + "<td>\(val($s; $f; $c + ["dnskey","bytes"]))\(if .value.dnskey.udp_4096.tc == true then " (over UDP: truncated, " + val($s; $f; $c + ["dnskey","udp_4096","bytes"]) + " bytes)" else "" end)</td>"
+            + ([range(0; .value.links | length) as $l | ($c + ["links",$l]) as $q
+                | "<td>\(val($s; $f; $q + ["first_ceiling"]))\(if .value.links[$l].first_ceiling_qps != null then ", " + val($s; $f; $q + ["first_ceiling_qps"]) else "" end); \(if .value.links[$l].crossover_qps != null then val($s; $f; $q + ["crossover_qps"]) else "never" end)</td>"] | join(""))
+            + "</tr>"] | join(""))
+      + "</table>"
+      + figures($e)
+      + "<h4>This run's tables</h4>" + tables($e; [])
+      + settings_table($s; $f; $b.labels["sizes-matrix"] // {})
+      + "</section>"
+    end;
 
 # ------------------------------------------------------------ page
 
@@ -353,14 +397,16 @@ def dot_section($b):
 # run" section for each of the others.
 + ($b.exps.compare.dir_exists) as $cmp
 | def shown($k): ($cmp | not) or $b.exps[$k].dir_exists;
-[["udp","UDP ceiling (shaped link)"],["udp-unshaped","UDP ceiling (unshaped)"],["sizes","response sizes"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]] as $experiments
+[["udp","UDP ceiling (shaped link)"],["udp-unshaped","UDP ceiling (unshaped)"],["sizes","response sizes"],["sizes-matrix","DNSSEC sizes matrix"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]] as $experiments
 | (if $cmp then "" else
   "<p>Experiments: " + ([ $experiments[] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n" end)
 + findings_section($b; if $cmp then [] else $experiments end) + "\n"
 + bench_section + "\n" + compare_section($b) + "\n" + testbed_section + "\n"
 + (if shown("udp") then udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n" else "" end)
 + (if shown("udp-unshaped") then udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n" else "" end)
-+ (if shown("sizes") then sizes_section($b) + "\n" else "" end) + (if shown("lb") then lb_section($b) + "\n" else "" end)
++ (if shown("sizes") then sizes_section($b) + "\n" else "" end)
++ (if shown("sizes-matrix") then sizes_matrix_section($b) + "\n" else "" end)
++ (if shown("lb") then lb_section($b) + "\n" else "" end)
 + (if shown("tcp") then tcp_section($b) + "\n" else "" end) + (if shown("tcp-limits") then tcp_limits_section($b) + "\n" else "" end)
 + (if shown("dot") then dot_section($b) + "\n" else "" end)
 + "</body></html>"
