@@ -79,7 +79,7 @@ ur_rewrite_for_testbed() {
     tcpdump -r "$in" -w "$tmp" "$filter" 2>/dev/null || { rm -f "$tmp"; die "rewrite: cannot read $in as a packet capture"; }
     total=$(ur_count_packets "$in")
     kept=$(ur_count_packets "$tmp")
-    [ -z "$other_family" ] || other=$(tcpdump -r "$in" "$other_family" 2>/dev/null | wc -l)
+    [ -z "$other_family" ] || other=$(tcpdump -n -r "$in" "$other_family" 2>/dev/null | wc -l)
     if [ "${kept:-0}" -eq 0 ]; then
         rm -f "$tmp"
         case $v6mode in
