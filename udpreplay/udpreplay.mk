@@ -1,6 +1,7 @@
 # udpreplay: query traffic for the UDP (and TCP) experiments (issue 4).
 #   make trace [N=1000000] [SEED=1] [PROFILE=root-2016] [RATE=2500] [CLIENTS=10000]
 #              [ZONE=zonefile] [TRACE_SET="-S key=value ..."]
+#              [FAMILY=4|6|both]   IPv4, IPv6 or half-IPv6 clients (docs/ipv6.md)
 #   make trace FROM_PCAP=capture.pcap[ng]
 #   make trace-bench [N=1000000]
 # write udpreplay/build/trace.pcap and udpreplay/build/trace.queries.
