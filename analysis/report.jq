@@ -10,150 +10,8 @@
 # paper's) carry data-calc="ratio|diff" data-a=SRC data-b=SRC. The checker
 # analysis/report-check recomputes each of them from the files.
 
-# ------------------------------------------------------------ formatting
-
-def esc: tostring | @html | gsub("\n"; "&#10;");
-
-# pathstr: a jq path array as a jq expression (.a.b[0]["x-y"]).
-def pathstr:
-  map(if type == "number" then "[\(.)]"
-      elif test("^[A-Za-z_][A-Za-z0-9_]*$") then ".\(.)"
-      else "[\(tojson)]" end)
-  | join("") | if startswith(".") then . else "." + . end;
-
-# fixed($n): a number rounded to $n decimals, as text with exactly $n decimals.
-def fixed($n):
-  if $n == null or $n == 0 then (if $n == 0 then round else . end) | tostring
-  else
-    (. < 0) as $neg
-    | ((if $neg then -. else . end) * pow(10; $n) | round | tostring) as $i
-    | ("0" * ([($n + 1) - ($i | length), 0] | max) + $i) as $p
-    | (if $neg and ($p | test("[1-9]")) then "-" else "" end)
-      + $p[0:($p | length) - $n] + "." + $p[($p | length) - $n:]
-  end;
-
-def shown($round; $scale):
-  if type == "number" then (. * ($scale // 1)) | fixed($round)
-  elif type == "boolean" then tostring
-  else tostring end;
-
-def attrs($round; $scale):
-  (if $round != null then " data-round=\"\($round)\"" else "" end)
-  + (if $scale != null then " data-scale=\"\($scale)\"" else "" end);
-
-def nm: "<span class=\"nm\">not measured</span>";
-
-# val($doc; $file; $path; $round; $scale): the value at $path of $doc
-# (loaded from $file), tagged with its source.
-def val($doc; $file; $path; $round; $scale):
-  ($doc | try getpath($path) catch null) as $v
-  | if $v == null or ($v | type) == "object" or ($v | type) == "array" then
-      # where the value would have come from: report-check verifies that
-      # the file indeed holds none there
-      (if $file == null then nm else "<span class=\"nm\" data-nm=\"\($file):\($path | pathstr | esc)\">not measured</span>" end)
-    else "<span class=\"v\" data-src=\"\($file):\($path | pathstr | esc)\"\(attrs($round; $scale))>\($v | shown($round; $scale) | esc)</span>"
-    end;
-def val($doc; $file; $path): val($doc; $file; $path; null; null);
-
-# calc: ours against another value (the paper's, or another of ours).
-def calc($kind; $a; $b; $round; $scale):
-  # $a, $b: {doc, file, path}
-  ($a.doc | try getpath($a.path) catch null) as $x
-  | ($b.doc | try getpath($b.path) catch null) as $y
-  | if ($x | type) != "number" or ($y | type) != "number" or ($kind == "ratio" and $y == 0) then "<span class=\"nm\">–</span>"
-    else
-      (if $kind == "ratio" then $x / $y else $x - $y end) as $r
-      | "<span class=\"v calc\" data-calc=\"\($kind)\" data-a=\"\($a.file):\($a.path | pathstr | esc)\" data-b=\"\($b.file):\($b.path | pathstr | esc)\"\(attrs($round; $scale))>"
-        + (if $kind == "diff" and $r > 0 then "+" else "" end)
-        + ($r | shown($round; $scale) | esc) + "</span>"
-    end;
-
-def ref($doc; $file; $path): {doc: $doc, file: $file, path: $path};
-
-# ------------------------------------------------------------ building blocks
-
-def status_badge($e):
-  if $e.summary == null then
-    (if $e.dir_exists then "<span class=\"st missing\">no summary.json</span>" else "<span class=\"st missing\">not run</span>" end)
-  else
-    ($e.summary.status // "unknown") as $s
-    | "<span class=\"st \($s | esc)\">\(val($e.summary; $e.file; ["status"]))</span>"
-  end;
-
-def status_text($e; $what):
-  if $e.summary_error != null then
-    "<p class=\"err\">The summary of this experiment is not valid JSON: <code>\($e.summary_error | esc)</code></p>"
-  elif $e.summary == null then
-    "<p class=\"err\">No results: " + $what + " did not run in this results directory"
-    + (if $e.dir_exists then " (its directory exists but holds no summary.json)" else "" end)
-    + ". Run it alone with <code>make \($e.target | esc) RB_RUN=&lt;this directory&gt;</code> or run <code>make bench</code>.</p>"
-  elif $e.summary.status == "failed" then
-    "<p class=\"err\">This experiment FAILED; what it reported:</p><pre class=\"err\">\(val($e.summary; $e.file; ["error"]))</pre>"
-  elif $e.summary.status == "interrupted" then
-    "<p class=\"err\">Interrupted before it finished: the values below are what was measured until then.</p>"
-    + (if $e.summary.error then "<pre class=\"err\">\(val($e.summary; $e.file; ["error"]))</pre>" else "" end)
-  else "" end;
-
-# cmp_row: one row "what | ours | paper | ours/paper | ours-paper".
-def cmp_row($what; $doc; $file; $path; $round; $scale; $pdoc; $ppath; $pnote):
-  "<tr><th>\($what)</th><td>\(val($doc; $file; $path; $round; $scale))</td>"
-  + (if $ppath == null then "<td class=\"nm\">–</td><td></td><td></td>"
-     else "<td>\(val($pdoc; "paper.json"; $ppath; $round; $scale))"
-       + (if $pnote then " <small>(\($pnote | esc))</small>" else "" end) + "</td>"
-       + "<td>\(calc("ratio"; ref($doc; $file; $path); ref($pdoc; "paper.json"; $ppath); 2; null))</td>"
-       + "<td>\(calc("diff"; ref($doc; $file; $path); ref($pdoc; "paper.json"; $ppath); $round; $scale))</td>"
-     end)
-  + "</tr>";
-def cmp_head($cite):
-  "<table class=\"cmp\"><tr><th></th><th>this run</th><th>paper \($cite)</th><th>ratio this run / paper</th><th>difference</th></tr>";
-
-# figures: every PNG found, with its SVG/PDF beside it.
-def figures($e):
-  if ($e.figures | length) == 0 then "<p class=\"nm\">No figures in this experiment's directory.</p>"
-  else
-    "<div class=\"figs\">"
-    + ([$e.figures[] |
-        "<figure><a href=\"\(.png | esc)\"><img src=\"\(.png | esc)\" alt=\"\(.png | esc)\"></a><figcaption><code>\(.png | esc)</code>"
-        + (if .svg then " · <a href=\"\(.svg | esc)\">SVG</a>" else "" end)
-        + (if .pdf then " · <a href=\"\(.pdf | esc)\">PDF</a>" else "" end)
-        + "</figcaption></figure>"] | join(""))
-    + "</div>"
-  end;
-
-# csv_table: a table file as HTML, every cell tagged with FILE#ROW,COL.
-def csv_table($t):
-  "<h4><a href=\"\($t.file | esc)\"><code>\($t.file | esc)</code></a></h4>"
-  + if $t.nrows > $t.limit then
-      "<p>\($t.nrows | tostring | "<span class=\"v\" data-src=\"\($t.file | esc)#rows\">\(.)</span>") rows; too long to show here, see the file.</p>"
-    else
-      "<table class=\"csv\"><tr>" + ([$t.header[] | "<th class=\"meta\">\(esc)</th>"] | join("")) + "</tr>"
-      + ([$t.rows | to_entries[] | .key as $r
-          | "<tr>" + ([.value | to_entries[] | "<td><span class=\"v\" data-src=\"\($t.file | esc)#\($r + 1),\(.key + 1)\">\(.value | esc)</span></td>"] | join("")) + "</tr>"]
-         | join(""))
-      + "</table>"
-    end;
-
-def tables($e; $skip):
-  [$e.tables[] | select(.name as $f | any($skip[]; . == $f) | not) | csv_table(.)] | join("");
-
-# values_table: every scalar of a summary (but the testbed copy), so a field
-# the report does not know yet is still shown, and still checked.
-def values_table($doc; $file; $exclude):
-  [$doc | paths(scalars) | select(.[0] as $k | any($exclude[]; . == $k) | not)] as $ps
-  | if ($ps | length) == 0 then ""
-    else
-      "<details><summary>All values in <code class=\"meta\">\($file | esc)</code></summary><table class=\"all\">"
-      + ([$ps[] | "<tr><th><code class=\"meta\">\(pathstr | esc)</code></th><td>\(val($doc; $file; .))</td></tr>"] | join(""))
-      + "</table></details>"
-    end;
-
-def settings_table($doc; $file):
-  if ($doc.settings | type) != "object" then ""
-  else
-    "<h4>Settings</h4><table class=\"all\">"
-    + ([$doc | paths(scalars) | select(.[0] == "settings") | "<tr><th><code class=\"meta\">\(.[1:] | pathstr | esc)</code></th><td>\(val($doc; $file; .))</td></tr>"] | join(""))
-    + "</table>"
-  end;
+include "report-lib";
+include "findings";
 
 # ------------------------------------------------------------ sections
 
@@ -233,7 +91,7 @@ def udp_section($b; $key; $title; $note):
           | "<tr><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"offered_qps"]; 1; null))</td><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"ratio"]; 6; null))</td></tr>"] | join(""))
       + "</table></div>"
       + figures($e) + tables($e; ["points.csv"])
-      + settings_table($s; $f) + values_table($s; $f; ["testbed","settings"])
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + values_table($s; $f; ["testbed","settings"])
       + "</section>"
     end;
 
@@ -278,13 +136,9 @@ def sizes_section($b):
       + ([$p.sizes.edns_sizes.rows | to_entries[] | .key as $i | ["sizes","edns_sizes","rows",$i] as $q
           | "<tr><td>\(val($p; "paper.json"; $q + ["size"]))</td><td>\(val($p; "paper.json"; $q + ["count"]))</td><td>\(if .value.share then val($p; "paper.json"; $q + ["share"]; 0; 100) + "%" else "" end)</td></tr>"] | join(""))
       + "</table></div>"
-      + settings_table($s; $f) + values_table($s; $f; ["testbed","settings"])
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + values_table($s; $f; ["testbed","settings"])
       + "</section>"
     end;
-
-# in_object($doc; $key): a path, extended by $key where $doc holds an
-# object there (a figure with its details beside it).
-def in_object($doc; $key): . as $p | if ($doc | getpath($p) | type) == "object" then $p + [$key] else $p end;
 
 def lb_section($b):
   $b.exps.lb as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
@@ -309,7 +163,7 @@ def lb_section($b):
       + "</table>"
       + figures($e) + tables($e; [])
       + (if $e.texts | length > 0 then ([$e.texts[] | "<p>Text report: <a href=\"\(esc)\"><code>\(esc)</code></a></p>"] | join("")) else "" end)
-      + settings_table($s; $f) + values_table($s; $f; ["testbed","settings"])
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + values_table($s; $f; ["testbed","settings"])
       + "</section>"
     end;
 
@@ -378,7 +232,7 @@ def tcp_section($b):
             + values_table($s; $f; ["testbed","settings","loss_by_layer","layers"])
           end ] | join("") )
   + figures($e) + tables($e; ["1p1s/points.csv","2p1s/points.csv","2p2s/points.csv"])
-  + (if $e.summary then settings_table($e.summary; $e.file) + values_table($e.summary; $e.file; ["testbed","settings","configs"]) else "" end)
+  + (if $e.summary then settings_table($e.summary; $e.file; $b.labels[$e.summary.experiment] // {}) + values_table($e.summary; $e.file; ["testbed","settings","configs"]) else "" end)
   + "</section>";
 
 # tcp-limits (make tcp-limits): how tcp-count and the backlog move the knee.
@@ -499,6 +353,51 @@ def family_section($b):
     + "</section>"
   end;
 
+# dot (make dot): DNS over TLS, handshakes/s and bytes on the wire per query.
+def dot_section($b):
+  $b.exps.dot as $e | $e.summary as $s | $e.file as $f
+  | if ($e.dir_exists | not) then "" else
+    "<section id=\"dot\"><h2>DNS over TLS \(status_badge($e))</h2>"
+    + "<p><b>What is measured.</b> The TCP capacity sweep with DNS over TLS: each connection makes one TLS handshake, verified against the testbed's own CA, and sends one query; x is the offered rate of handshakes. The same search, the same counters of every layer and the same verdict rules as the TCP experiment say where the first work was lost and whether the server or the rig caused it. It runs once with a full handshake per connection and once with session resumption. Beside it, the bytes on the wire per query over UDP, plain TCP and DoT, from the switch's SNMP octet counters at a fixed modest rate, with one or several queries per connection: what TLS adds to every query.</p>"
+    + status_text($e; "the DoT experiment")
+    + (if $s == null then "" else
+        "<h3>Handshakes per second</h3>"
+        + "<table class=\"cmp\"><tr><th>configuration</th><th>handshakes</th><th>0.1% of connections fail, handshakes/s</th><th>1% fail</th><th>highest answered</th><th>plain TCP, 0.1% fail, conn/s</th><th>DoT / TCP</th><th>verdict</th><th>server's capacity</th></tr>"
+        + ([[["full","full"],["resume","resumed"]][] as [$k, $name]
+            | ($s[$k].configs // {}) | keys[] as $c
+            | "<tr><th>\($c | esc)</th><td>\($name)</td>"
+              + "<td>\(val($s; $f; [$k,"configs",$c,"knee_0_1pct"]; 0; null))</td>"
+              + "<td>\(val($s; $f; [$k,"configs",$c,"knee_1pct"]; 0; null))</td>"
+              + "<td>\(val($s; $f; [$k,"configs",$c,"max_handled"]; 0; null))</td>"
+              + "<td>\(val($s; $f; ["tcp_reference",$c,"knee_0_1pct"]; 0; null))</td>"
+              + "<td>\(calc("ratio"; ref($s; $f; [$k,"configs",$c,"knee_0_1pct"]); ref($s; $f; ["tcp_reference",$c,"knee_0_1pct"]); 2; null))</td>"
+              + "<td>\(val($s; $f; [$k,"configs",$c,"verdict"]))</td>"
+              + "<td>\(val($s; $f; [$k,"configs",$c,"server_capacity"]))</td></tr>"] | join(""))
+        + "</table>"
+        + "<p>A knee the verdict does not give to the server is the rig's: on this machine the generator makes its side of every handshake on the client CPU, so a generator-limited sweep says what the rig could offer, not what the server can do. Each sweep's points and verdict evidence: the tables below and <code>dot/full</code>, <code>dot/resume</code>.</p>"
+        + "<h3>Bytes on the wire per query</h3>"
+        + (if ($s.bytes.cases | type) != "array" then "<p class=\"nm\">The bytes were not measured in this run.</p>"
+           else
+             "<p>Server " + val($s; $f; ["bytes","server","name"]) + " " + val($s; $f; ["bytes","server","version"]) + "; "
+             + val($s; $f; ["bytes","settings","rate_qps"]) + " queries/s for " + val($s; $f; ["bytes","settings","seconds"]) + " s per case, "
+             + val($s; $f; ["bytes","settings","queries_per_conn_N"]) + " queries per connection in the cases marked so; per query = octets of both directions over the queries the daemon counted; what the port carried with nothing sent: " + val($s; $f; ["bytes","idle_octets"]) + " octets.</p>"
+             + "<table class=\"cmp\"><tr><th>case</th><th>transport</th><th>queries per connection</th><th>resumed</th><th>queries at the server</th><th>toward the server</th><th>toward the client</th><th>total per query</th><th>vs UDP</th><th>vs TCP, one per connection</th></tr>"
+             + ([$s.bytes.cases | to_entries[] | .key as $i
+                 | "<tr><th>\(val($s; $f; ["bytes","cases",$i,"case"]))</th><td>\(val($s; $f; ["bytes","cases",$i,"transport"]))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"queries_per_conn"]))</td><td>\(val($s; $f; ["bytes","cases",$i,"resume"]))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"daemon_queries"]))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"per_query","in"]; 1; null))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"per_query","out"]; 1; null))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"per_query","total"]; 1; null))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"vs_udp"]; 2; null))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"vs_tcp"]; 2; null))</td></tr>"] | join(""))
+             + "</table>"
+           end)
+      end)
+    + figures($e) + tables($e; [])
+    + "</section>"
+  end;
+
 # ------------------------------------------------------------ page
 
 . as $b
@@ -518,12 +417,15 @@ def family_section($b):
 # run" section for each of the others.
 + ($b.exps.compare.dir_exists) as $cmp
 | def shown($k): ($cmp | not) or $b.exps[$k].dir_exists;
-(if $cmp then "" else
-  "<p>Experiments: " + ([ [["udp","UDP ceiling (shaped link)"],["udp-unshaped","UDP ceiling (unshaped)"],["sizes","response sizes"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]][] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n" end)
+[["udp","UDP ceiling (shaped link)"],["udp-unshaped","UDP ceiling (unshaped)"],["sizes","response sizes"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]] as $experiments
+| (if $cmp then "" else
+  "<p>Experiments: " + ([ $experiments[] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n" end)
++ findings_section($b; if $cmp then [] else $experiments end) + "\n"
 + bench_section + "\n" + compare_section($b) + "\n" + testbed_section + "\n"
 + (if shown("udp") then udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n" else "" end)
 + (if shown("udp-unshaped") then udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n" else "" end)
 + (if shown("sizes") then sizes_section($b) + "\n" else "" end) + (if shown("lb") then lb_section($b) + "\n" else "" end)
 + (if shown("tcp") then tcp_section($b) + "\n" else "" end) + (if shown("tcp-limits") then tcp_limits_section($b) + "\n" else "" end)
++ (if shown("dot") then dot_section($b) + "\n" else "" end)
 + family_section($b) + "\n"
 + "</body></html>"

@@ -21,7 +21,7 @@ ur_default_zone() {
 
 # ur_mac_of ROLE IFNAME: the MAC address of a testbed interface.
 ur_mac_of() {
-    "$UR_TESTBED" exec "$1" -- ip -j link show dev "$2" | jq -er '.[0].address'
+    "$UR_TESTBED" mac "$1" "$2"
 }
 
 # ur_rewrite_for_testbed IN OUT PLAYER [SRC_CIDR] [V6] [DST]: rewrite a
@@ -130,5 +130,5 @@ ur_replay() {
     target_guard --pcap "$file"
     limit=$(( count / pps + 30 ))
     timeout --kill-after=5 "$limit" "$UR_TESTBED" exec "$player" -- \
-        tcpreplay --intf1=eth0 --pps="$pps" --limit="$count" --loop=0 "$file"
+        tcpreplay --intf1="$("$UR_TESTBED" iface "$player")" --pps="$pps" --limit="$count" --loop=0 "$file"
 }

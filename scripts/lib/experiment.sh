@@ -37,6 +37,17 @@ exp_testbed_release() {
     return 0
 }
 
+# exp_servers_down ROLE...: the roles among ROLE... whose server daemon is
+# not running (killed or crashed), one a line, from the testbed's status.
+# A stopped (SIGSTOP) or stalled daemon is alive: it is the experiment's
+# to measure, not a fault of the rig.
+exp_servers_down() {
+    local st
+    st=$("$RB_TOP/scripts/testbed" status --json) || die "scripts/testbed status failed: is the testbed '$RB_PREFIX' still up?"
+    jq -r --arg roles "$*" '($roles | split(" ")) as $r
+        | .processes[] | select(.role as $x | $r | index($x)) | select(.running | not) | .role' <<<"$st"
+}
+
 # ---------------------------------------------------------------- family
 #
 # FAMILY=4|6|both (default 4): the address family an experiment measures
