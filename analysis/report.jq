@@ -289,6 +289,70 @@ def compare_section($b):
     + "</section>"
   end;
 
+# ------------------------------------------------------------ families
+
+# fam_row: one figure of an experiment over IPv4 ($e4) and IPv6 ($e6),
+# with the ratio IPv6 / IPv4 and the difference when both are numbers.
+def fam_row($what; $e4; $e6; $path; $round; $scale):
+  "<tr><th>\($what)</th><td>\(val($e4.summary; $e4.file; $path; $round; $scale))</td><td>\(val($e6.summary; $e6.file; $path; $round; $scale))</td>"
+  + "<td>\(calc("ratio"; ref($e6.summary; $e6.file; $path); ref($e4.summary; $e4.file; $path); 3; null))</td>"
+  + "<td>\(calc("diff"; ref($e6.summary; $e6.file; $path); ref($e4.summary; $e4.file; $path); $round; $scale))</td></tr>";
+def fam_head: "<table class=\"cmp\"><tr><th></th><th>IPv4</th><th>IPv6</th><th>ratio IPv6 / IPv4</th><th>difference</th></tr>";
+
+# fam_rows($k; $e4; $e6): the figures compared for experiment kind $k.
+def fam_rows($k; $e4; $e6):
+  if $k == "udp" then
+    fam_row("status"; $e4; $e6; ["status"]; null; null)
+    + fam_row("ceiling, answered q/s"; $e4; $e6; ["ceiling_qps"]; 0; null)
+    + fam_row("most answered q/s at ratio above the threshold"; $e4; $e6; ["by_lb",0,"max_good_answered_qps"]; 0; null)
+    + fam_row("mean answer on the wire, bytes"; $e4; $e6; ["mean_answer_wire_bytes"]; 1; null)
+    + fam_row("layer that lost the first answers"; $e4; $e6; ["verdict","layer"]; null; null)
+  elif $k == "sizes" then
+    fam_row("status"; $e4; $e6; ["status"]; null; null)
+    + ([(($e4.summary.variants // {}) | keys_unsorted[]) as $v | select(($e6.summary.variants // {}) | has($v))
+        | fam_row("\($v): bytes per query in"; $e4; $e6; ["variants",$v,"bytes_per_query_in"]; 1; null)
+          + fam_row("\($v): bytes per query out"; $e4; $e6; ["variants",$v,"bytes_per_query_out"]; 1; null)
+          + fam_row("\($v): growth of answers vs unsigned, %"; $e4; $e6; ["variants",$v,"growth_vs_unsigned"]; 1; 100)] | join(""))
+  elif $k == "lb" then
+    fam_row("verdict"; $e4; $e6; ["verdict"]; null; null)
+    + fam_row("balancer"; $e4; $e6; ["lb"]; null; null)
+    + fam_row("client source addresses"; $e4; $e6; ["sources"]; null; null)
+    + fam_row("TCP queries"; $e4; $e6; ["queries"]; null; null)
+    + fam_row("failed queries"; $e4; $e6; ["failed","total"]; null; null)
+    + fam_row("sources seen by both servers"; $e4; $e6; ["overlap_sources","count"]; null; null)
+    + fam_row("connections split across servers"; $e4; $e6; ["split_connections","count"]; null; null)
+    + fam_row("router IPv6 hash policy (net.ipv6.fib_multipath_hash_policy)"; $e4; $e6; ["flow_label","router_hash_policy"]; null; null)
+    + fam_row("sources whose connections carried several flow labels"; $e4; $e6; ["flow_label","sources_with_several_labels"]; null; null)
+    + fam_row("of them on both servers"; $e4; $e6; ["flow_label","of_them_on_both_servers"]; null; null)
+    + fam_row("connections whose flow label changed"; $e4; $e6; ["flow_label","connections_label_changed"]; null; null)
+    + fam_row("flow label in the hash (measured)"; $e4; $e6; ["flow_label","measured_in_hash"]; null; null)
+  elif $k == "tcp" then
+    fam_row("status"; $e4; $e6; ["status"]; null; null)
+    + ([(($e4.summary.configs // {}) | keys[]) as $c | select(($e6.summary.configs // {}) | has($c))
+        | fam_row("\($c): 0.1 % failed at, conn/s"; $e4; $e6; ["configs",$c,"fail_0_1pct_qps"]; 0; null)
+          + fam_row("\($c): 1 % failed at, conn/s"; $e4; $e6; ["configs",$c,"fail_1pct_qps"]; 0; null)
+          + fam_row("\($c): most handled, conn/s"; $e4; $e6; ["configs",$c,"max_qps"]; 0; null)
+          + fam_row("\($c): verdict"; $e4; $e6; ["configs",$c,"verdict","summary"]; null; null)] | join(""))
+  else "" end;
+
+# family_section: every experiment run over IPv6 (<name>-v6/) beside its
+# IPv4 run (<name>/), figure by figure; nothing when none ran over IPv6.
+def family_section($b):
+  [["udp","udp","UDP ceiling on a shaped link"],["udp-unshaped","udp","UDP ceiling, unshaped"],["sizes","sizes","Response sizes"],
+   ["lb","lb","TCP load-balancer stickiness"],["tcp","tcp","TCP capacity"]] as $pairs
+  | [$pairs[] | select($b.exps[.[0] + "-v6"].dir_exists // false)] as $ran
+  | if ($ran | length) == 0 then "" else
+    "<section id=\"family\"><h2>IPv4 and IPv6 side by side</h2>"
+    + "<p><b>What is compared.</b> Each experiment below ran once over IPv4 (to the service address \(val($b.testbed; "testbed.json"; ["service","ipv4"])), results in <code>&lt;experiment&gt;/</code>) and once over IPv6 (to \(val($b.testbed; "testbed.json"; ["service","ipv6"])) through the router's IPv6 ECMP, answers to the Listener's IPv6 address, results in <code>&lt;experiment&gt;-v6/</code>), with the same settings and, for the UDP experiments and sizes, the same DNS queries. An IPv6 header without extensions is twice as long as an IPv4 header without options, so every query and answer is longer on the wire by the difference. For the load balancer, IPv6 adds the flow label: whether the router hashes it decides whether one source's connections can reach both servers (docs/lb-verify.md).</p>"
+    + ([$ran[] | .[0] as $n | .[1] as $k | $b.exps[$n] as $e4 | $b.exps[$n + "-v6"] as $e6
+        | "<h3>\(.[2] | esc) \(status_badge($e4)) \(status_badge($e6))</h3>"
+          + status_text($e6; "the IPv6 run")
+          + fam_head + fam_rows($k; $e4; $e6) + "</table>"
+          + (if $k == "lb" and ($e6.summary.flow_label.finding // null) != null then "<p>Flow label: \(val($e6.summary; $e6.file; ["flow_label","finding"]))</p>" else "" end)
+          + "<h4>Figures of the IPv6 run of \(.[2] | esc)</h4>" + figures($e6)] | join(""))
+    + "</section>"
+  end;
+
 # dot (make dot): DNS over TLS, handshakes/s and bytes on the wire per query.
 def dot_section($b):
   $b.exps.dot as $e | $e.summary as $s | $e.file as $f
@@ -409,4 +473,5 @@ def sizes_matrix_section($b):
 + (if shown("lb") then lb_section($b) + "\n" else "" end)
 + (if shown("tcp") then tcp_section($b) + "\n" else "" end) + (if shown("tcp-limits") then tcp_limits_section($b) + "\n" else "" end)
 + (if shown("dot") then dot_section($b) + "\n" else "" end)
++ family_section($b) + "\n"
 + "</body></html>"

@@ -82,8 +82,8 @@ tb_defaults() {
 # tb_validate_config: refuse settings that cannot work, before touching anything.
 tb_validate_config() {
     case $LB in
-        l3|l4|per-packet) ;;
-        *) die "unknown LB=$LB (l3, l4, or per-packet: the deliberately broken balancer, a negative control only)" ;;
+        l3|l4|l3-flowlabel|per-packet) ;;
+        *) die "unknown LB=$LB (l3, l4, l3-flowlabel, or per-packet: the deliberately broken balancer, a negative control only)" ;;
     esac
     [ "$LINK" = none ] || [[ $LINK =~ ^[0-9]+(\.[0-9]+)?([kmgt]?bit|[kmgt]?bps)$ ]] \
         || die "LINK=$LINK is not a tc rate (e.g. 100mbit) or 'none'"
@@ -339,13 +339,17 @@ tb_configure_lb() {
     nsx router ip route replace "$SERVICE4/32" nexthop via "$s1_4" dev eths nexthop via "$s2_4" dev eths
     nsx router ip -6 route replace "$SERVICE6/128" nexthop via "$s1_6" dev eths nexthop via "$s2_6" dev eths
     tb_clear_per_packet
+    local policy6=3
     case $LB in
         l3) fields=0x0003 ;;
         l4) fields=0x0037 ;;
+        # The kernel's default IPv6 policy 0 (L3): addresses, flow label
+        # and next header; IPv4 as l3.
+        l3-flowlabel) fields=0x0003 policy6=0 ;;
         per-packet) fields=0x0003; tb_install_per_packet "$s1_4" "$s2_4" "$s1_6" "$s2_6" ;;
     esac
     sysctl_set router net.ipv4.fib_multipath_hash_policy=3 net.ipv4.fib_multipath_hash_fields=$fields \
-        net.ipv6.fib_multipath_hash_policy=3 net.ipv6.fib_multipath_hash_fields=$fields
+        net.ipv6.fib_multipath_hash_policy=$policy6 net.ipv6.fib_multipath_hash_fields=$fields
 }
 
 # LB=per-packet: a DELIBERATELY BROKEN balancer, the negative control of the
