@@ -35,10 +35,20 @@ def attrs($round; $scale):
 
 def nm: "<span class=\"nm\">not measured</span>";
 
+# at($path): the value at $path, or null where the path leads through
+# something that is not an object (string key) or array (number index).
+# No try: jq 1.6's try also catches errors raised later in the pipeline
+# that passed through it, so one error anywhere in the page would resume
+# every val and re-render without end.
+def at($path):
+  reduce $path[] as $k (.;
+    if (type == "object" and ($k | type) == "string") or (type == "array" and ($k | type) == "number") then .[$k]
+    else null end);
+
 # val($doc; $file; $path; $round; $scale): the value at $path of $doc
 # (loaded from $file), tagged with its source.
 def val($doc; $file; $path; $round; $scale):
-  ($doc | try getpath($path) catch null) as $v
+  ($doc | at($path)) as $v
   | if $v == null or ($v | type) == "object" or ($v | type) == "array" then
       # where the value would have come from: report-check verifies that
       # the file indeed holds none there
@@ -50,8 +60,8 @@ def val($doc; $file; $path): val($doc; $file; $path; null; null);
 # calc: ours against another value (the paper's, or another of ours).
 def calc($kind; $a; $b; $round; $scale):
   # $a, $b: {doc, file, path}
-  ($a.doc | try getpath($a.path) catch null) as $x
-  | ($b.doc | try getpath($b.path) catch null) as $y
+  ($a.doc | at($a.path)) as $x
+  | ($b.doc | at($b.path)) as $y
   | if ($x | type) != "number" or ($y | type) != "number" or ($kind == "ratio" and $y == 0) then "<span class=\"nm\">–</span>"
     else
       (if $kind == "ratio" then $x / $y else $x - $y end) as $r
@@ -64,7 +74,7 @@ def ref($doc; $file; $path): {doc: $doc, file: $file, path: $path};
 
 # in_object($doc; $key): the path, or $key under it when $doc holds an object
 # there (a figure kept as {count, sample} in newer schemas).
-def in_object($doc; $key): . as $p | if ($doc | getpath($p) | type) == "object" then $p + [$key] else $p end;
+def in_object($doc; $key): . as $p | if ($doc | at($p) | type) == "object" then $p + [$key] else $p end;
 
 # ------------------------------------------------------------ building blocks
 

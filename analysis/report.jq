@@ -35,7 +35,7 @@ def testbed_section:
           | "<h4>Zone variant <code class=\"meta\">\($v | esc)</code></h4><table class=\"kv\">"
           + "<tr><th>root serial</th><td>\(val($m; $f; ["zones","root","serial"]))</td></tr>"
           + "<tr><th>root records</th><td>\(val($m; $f; ["zones","root","records"])), \(val($m; $f; ["zones","root","delegations"])) delegations</td></tr>"
-          + (if (try $m.zones.root.dnskeys catch null | type) == "array" and ($m.zones.root.dnskeys | length) > 0 then
+          + (if ($m | at(["zones","root","dnskeys"]) | type) == "array" and ($m.zones.root.dnskeys | length) > 0 then
                ([$m.zones.root.dnskeys | to_entries[] | .key as $i
                  | "<tr><th>key \(val($m; $f; ["zones","root","dnskeys",$i,"role"]))</th><td>\(val($m; $f; ["algorithm","name"])) (algorithm \(val($m; $f; ["zones","root","dnskeys",$i,"algorithm"]))), \(val($m; $f; ["zones","root","dnskeys",$i,"bits"])) bits</td></tr>"] | join(""))
                + "<tr><th>denial</th><td>\(val($m; $f; ["denial"]))</td></tr>"
@@ -445,34 +445,39 @@ def sizes_matrix_section($b):
 
 # ------------------------------------------------------------ page
 
-. as $b
-| "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rootbench report</title><style>"
-+ "body{font-family:sans-serif;max-width:70em;margin:auto;padding:1em;line-height:1.4}"
-+ "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}"
-+ "table.cmp td{text-align:right}.nm{color:#888;font-style:italic}.err{color:#a00}pre.err{background:#fee;padding:.5em;white-space:pre-wrap}"
-+ ".st{font-size:.6em;padding:.1em .4em;border-radius:.3em;vertical-align:middle;color:#fff;background:#888}.st.ok{background:#070}.st.failed,.st.missing{background:#a00}.st.interrupted{background:#c70}"
-+ ".figs figure{display:inline-block;margin:.5em}.figs img{max-width:32em}.pair{display:flex;gap:2em;flex-wrap:wrap}.fixture{background:#fd0;padding:1em;font-weight:bold}"
-+ "caption{font-weight:bold;text-align:left}</style></head><body>\n"
-+ "<h1>rootbench report</h1>\n"
-+ (if $b.fixture then "<p class=\"fixture\">TEST FIXTURE: these results were written by hand for testing the report generator. They are NOT measurements.</p>\n" else "" end)
-+ "<p>Results directory <code class=\"meta\">\($b.run | esc)</code>; generated <span class=\"meta\">\($b.generated | esc)</span> by <code>analysis/report</code>. Beside each value stands the value of the reference study, \(val($b.paper; "paper.json"; ["citation"])), with the section it comes from, the ratio of this run's value to it and the difference. A value shown as <span class=\"nm\">not measured</span> is absent from the results. Every number on this page is read from the files of the results directory (hover: <code>data-src</code>).</p>\n"
-# A comparison of servers (make compare-servers) holds the experiments in
-# each server's own directories: its page shows the comparison, the
-# testbed and the experiments this directory itself holds, not a "did not
-# run" section for each of the others.
-+ ($b.exps.compare.dir_exists) as $cmp
-| def shown($k): ($cmp | not) or $b.exps[$k].dir_exists;
-[["udp","UDP ceiling (shaped link)"],["udp-unshaped","UDP ceiling (unshaped)"],["sizes","response sizes"],["sizes-matrix","DNSSEC sizes matrix"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]] as $experiments
-| (if $cmp then "" else
-  "<p>Experiments: " + ([ $experiments[] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n" end)
-+ findings_section($b; if $cmp then [] else $experiments end) + "\n"
-+ bench_section + "\n" + compare_section($b) + "\n" + testbed_section + "\n"
-+ (if shown("udp") then udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n" else "" end)
-+ (if shown("udp-unshaped") then udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n" else "" end)
-+ (if shown("sizes") then sizes_section($b) + "\n" else "" end)
-+ (if shown("sizes-matrix") then sizes_matrix_section($b) + "\n" else "" end)
-+ (if shown("lb") then lb_section($b) + "\n" else "" end)
-+ (if shown("tcp") then tcp_section($b) + "\n" else "" end) + (if shown("tcp-limits") then tcp_limits_section($b) + "\n" else "" end)
-+ (if shown("dot") then dot_section($b) + "\n" else "" end)
-+ family_section($b) + "\n"
-+ "</body></html>"
+# (the page has no try: see at in report-lib.jq)
+def page:
+
+  . as $b
+  | "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rootbench report</title><style>"
+  + "body{font-family:sans-serif;max-width:70em;margin:auto;padding:1em;line-height:1.4}"
+  + "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}"
+  + "table.cmp td{text-align:right}.nm{color:#888;font-style:italic}.err{color:#a00}pre.err{background:#fee;padding:.5em;white-space:pre-wrap}"
+  + ".st{font-size:.6em;padding:.1em .4em;border-radius:.3em;vertical-align:middle;color:#fff;background:#888}.st.ok{background:#070}.st.failed,.st.missing{background:#a00}.st.interrupted{background:#c70}"
+  + ".figs figure{display:inline-block;margin:.5em}.figs img{max-width:32em}.pair{display:flex;gap:2em;flex-wrap:wrap}.fixture{background:#fd0;padding:1em;font-weight:bold}"
+  + "caption{font-weight:bold;text-align:left}</style></head><body>\n"
+  + "<h1>rootbench report</h1>\n"
+  + (if $b.fixture then "<p class=\"fixture\">TEST FIXTURE: these results were written by hand for testing the report generator. They are NOT measurements.</p>\n" else "" end)
+  + "<p>Results directory <code class=\"meta\">\($b.run | esc)</code>; generated <span class=\"meta\">\($b.generated | esc)</span> by <code>analysis/report</code>. Beside each value stands the value of the reference study, \(val($b.paper; "paper.json"; ["citation"])), with the section it comes from, the ratio of this run's value to it and the difference. A value shown as <span class=\"nm\">not measured</span> is absent from the results. Every number on this page is read from the files of the results directory (hover: <code>data-src</code>).</p>\n"
+  # A comparison of servers (make compare-servers) holds the experiments in
+  # each server's own directories: its page shows the comparison, the
+  # testbed and the experiments this directory itself holds, not a "did not
+  # run" section for each of the others.
+  + ($b.exps.compare.dir_exists) as $cmp
+  | def shown($k): ($cmp | not) or $b.exps[$k].dir_exists;
+  [["udp","UDP ceiling (shaped link)"],["udp-unshaped","UDP ceiling (unshaped)"],["sizes","response sizes"],["sizes-matrix","DNSSEC sizes matrix"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]] as $experiments
+  | (if $cmp then "" else
+    "<p>Experiments: " + ([ $experiments[] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n" end)
+  + findings_section($b; if $cmp then [] else $experiments end) + "\n"
+  + bench_section + "\n" + compare_section($b) + "\n" + testbed_section + "\n"
+  + (if shown("udp") then udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n" else "" end)
+  + (if shown("udp-unshaped") then udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n" else "" end)
+  + (if shown("sizes") then sizes_section($b) + "\n" else "" end)
+  + (if shown("sizes-matrix") then sizes_matrix_section($b) + "\n" else "" end)
+  + (if shown("lb") then lb_section($b) + "\n" else "" end)
+  + (if shown("tcp") then tcp_section($b) + "\n" else "" end) + (if shown("tcp-limits") then tcp_limits_section($b) + "\n" else "" end)
+  + (if shown("dot") then dot_section($b) + "\n" else "" end)
+  + family_section($b) + "\n"
+  + "</body></html>";
+
+page
