@@ -499,7 +499,15 @@ tb_counters_json() {
 
 # ---------------------------------------------------------------- daemons
 
-tb_pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# tb_pid_alive PIDFILE: the process is running. A killed daemon whose
+# parent (init, for a daemon) has not reaped it yet is a zombie, which
+# kill -0 still finds: that one is dead.
+tb_pid_alive() {
+    local pid state
+    [ -f "$1" ] && pid=$(cat "$1") && [[ $pid =~ ^[0-9]+$ ]] || return 1
+    state=$(ps -o stat= -p "$pid" 2>/dev/null) || return 1
+    [ -n "$state" ] && [[ $state != Z* ]]
+}
 
 # SNMP: net-snmp in the switch namespace, on its loopback only. It reads the
 # namespace's /proc/net/dev, so IF-MIB covers exactly the switch ports.
