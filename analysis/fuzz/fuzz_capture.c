@@ -91,16 +91,23 @@ wrap(int dlt, const uint8_t *ip, size_t n, uint8_t *out)
 		out[13] = (uint8_t)et;
 		h = 14;
 		break;
-	case DLT_LINUX_SLL:
-		memset(out, 0, 14);
+	case DLT_LINUX_SLL:	/* to us, ARPHRD_ETHER, a 6-byte address */
+		memset(out, 0, 16);
+		out[3] = 1;
+		out[5] = 6;
+		memset(out + 6, 0x02, 8);
 		out[14] = (uint8_t)(et >> 8);
 		out[15] = (uint8_t)et;
 		h = 16;
 		break;
-	case DLT_LINUX_SLL2:
+	case DLT_LINUX_SLL2:	/* interface 2, ARPHRD_ETHER, 6-byte address */
 		memset(out, 0, 20);
 		out[0] = (uint8_t)(et >> 8);
 		out[1] = (uint8_t)et;
+		out[7] = 2;
+		out[9] = 1;
+		out[11] = 6;
+		memset(out + 12, 0x02, 8);
 		h = 20;
 		break;
 	case DLT_NULL:	/* host byte order of a little-endian writer */
