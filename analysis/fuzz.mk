@@ -8,6 +8,8 @@
 #                              another; a table of executions, coverage and
 #                              crashes; non-zero exit on a crash
 #   make fuzz FUZZ=dnsmsg      only the named harnesses
+#   make fuzz-cov              line coverage (llvm-cov) of each harness's
+#                              target files by its corpora
 #
 # Built with clang (Debian's clang and libclang-rt-14-dev: -fsanitize=fuzzer)
 # and ASan/UBSan, from the same sources as the programs, into objects of
@@ -26,13 +28,23 @@ FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP \
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_LIBS  := $(shell pkg-config --libs ldns libpcap 2>/dev/null || echo -lldns -lpcap) -lm
 
+# Line coverage (make fuzz-cov): the same harnesses built with clang's
+# source-based coverage instead of the sanitizers, replaying a corpus.
+FUZZ_COV_CFLAGS := $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(FUZZ_CFLAGS)) \
+               -fsanitize=fuzzer-no-link -fprofile-instr-generate -fcoverage-mapping
+FUZZ_COV_LDFLAGS := -fsanitize=fuzzer -fprofile-instr-generate
+
 FUZZ_HARNESSES :=
 
 # $(call fuzz_harness,NAME,SOURCES): $(FUZZ_BUILD)/fuzz_NAME from
-# $(FUZZ_DIR)/fuzz_NAME.c and SOURCES.
+# $(FUZZ_DIR)/fuzz_NAME.c and SOURCES, and its coverage twin
+# $(FUZZ_BUILD)/cov/fuzz_NAME.
 define fuzz_harness
 $(FUZZ_BUILD)/fuzz_$(1): $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(FUZZ_DIR)/fuzz_$(1).c $(2))
 	$$(FUZZ_CC) $$(FUZZ_LDFLAGS) -o $$@ $$^ $$(FUZZ_LIBS)
+$(FUZZ_BUILD)/cov/fuzz_$(1): $(patsubst %.c,$(FUZZ_BUILD)/covobj/%.o,$(FUZZ_DIR)/fuzz_$(1).c $(2))
+	@mkdir -p $$(@D)
+	$$(FUZZ_CC) $$(FUZZ_COV_LDFLAGS) -o $$@ $$^ $$(FUZZ_LIBS)
 FUZZ_HARNESSES += $(1)
 CLEAN_FILES += $(FUZZ_BUILD)/fuzz_$(1)
 endef
@@ -40,6 +52,9 @@ endef
 $(FUZZ_BUILD)/obj/%.o: %.c | build-deps fuzz-cc
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+$(FUZZ_BUILD)/covobj/%.o: %.c | build-deps fuzz-cc
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_COV_CFLAGS) -c -o $@ $<
 
 $(eval $(call fuzz_harness,capture,analysis/capture.c))
 $(eval $(call fuzz_harness,dnsmsg,analysis/dnsmsg.c analysis/capture.c))
@@ -57,6 +72,12 @@ fuzz-cc:
 
 fuzz: fuzz-build
 	@FUZZ_S="$(FUZZ_S)" $(FUZZ_DIR)/run $(or $(FUZZ),$(FUZZ_HARNESSES))
+
+# Line coverage of each harness's target files by the seeds, the
+# regression inputs and the corpus the last make fuzz grew (llvm-cov).
+.PHONY: fuzz-cov
+fuzz-cov: $(addprefix $(FUZZ_BUILD)/cov/fuzz_,$(FUZZ_HARNESSES))
+	@$(FUZZ_DIR)/run --cov $(or $(FUZZ),$(FUZZ_HARNESSES))
 
 # The committed seed corpora, remade from the repository's captures,
 # query lists and zone (analysis/fuzz/make-seeds).
