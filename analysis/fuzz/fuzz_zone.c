@@ -19,7 +19,9 @@
  *  - zones_zone_read returns a zone with an SOA, or NULL with a message;
  *    a zone it accepts has an SOA that ldns-read-zone's reader finds too
  *    when that reader accepts the file.
- * ASan/UBSan catch memory errors in the readers and in our code. Leaks
+ * A text with two SOA records is not read (soa_words: ldns' reader uses
+ * a freed record then). ASan/UBSan catch memory errors in our code and
+ * what they can see of the readers (ldns is not instrumented). Leaks
  * are not checked (make fuzz runs this harness with -detect_leaks=0):
  * ldns_zone_new_frm_fp_l itself leaks records on some zones (the root
  * zone's first 22 lines, ldns 1.8.3), which only costs ldns-read-zone, a
@@ -100,6 +102,28 @@ check_columns(const ldns_zone *z)
 	free(text);
 }
 
+/* soa_words: "SOA" or "TYPE6" (any case) in the text, a bound on the SOA
+ * records it can hold. ldns_zone_new_frm_fp_l frees a second SOA but
+ * keeps it as the previous record, whose owner it then compares with the
+ * next record's (ldns 1.8.3 zone.c: a use after free, a SEGV here): a
+ * text that may hold two SOAs is not given to the readers. */
+static unsigned
+soa_words(const uint8_t *d, size_t n)
+{
+	unsigned k = 0;
+	size_t i;
+	for (i = 0; i + 3 <= n; i++) {
+		if ((d[i] | 0x20) == 's' && (d[i + 1] | 0x20) == 'o' &&
+		    (d[i + 2] | 0x20) == 'a')
+			k++;
+		else if (i + 5 <= n && (d[i] | 0x20) == 't' &&
+		    (d[i + 1] | 0x20) == 'y' && (d[i + 2] | 0x20) == 'p' &&
+		    (d[i + 3] | 0x20) == 'e' && d[i + 4] == '6')
+			k++;
+	}
+	return k;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -109,6 +133,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 	FILE *fp;
 
+	if (soa_words(data, size) >= 2)
+		return 0;
 	st = read_zone((const char *)data, size, &z);
 	if (st == LDNS_STATUS_OK)
 		check_columns(z);
