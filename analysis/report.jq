@@ -10,150 +10,8 @@
 # paper's) carry data-calc="ratio|diff" data-a=SRC data-b=SRC. The checker
 # analysis/report-check recomputes each of them from the files.
 
-# ------------------------------------------------------------ formatting
-
-def esc: tostring | @html | gsub("\n"; "&#10;");
-
-# pathstr: a jq path array as a jq expression (.a.b[0]["x-y"]).
-def pathstr:
-  map(if type == "number" then "[\(.)]"
-      elif test("^[A-Za-z_][A-Za-z0-9_]*$") then ".\(.)"
-      else "[\(tojson)]" end)
-  | join("") | if startswith(".") then . else "." + . end;
-
-# fixed($n): a number rounded to $n decimals, as text with exactly $n decimals.
-def fixed($n):
-  if $n == null or $n == 0 then (if $n == 0 then round else . end) | tostring
-  else
-    (. < 0) as $neg
-    | ((if $neg then -. else . end) * pow(10; $n) | round | tostring) as $i
-    | ("0" * ([($n + 1) - ($i | length), 0] | max) + $i) as $p
-    | (if $neg and ($p | test("[1-9]")) then "-" else "" end)
-      + $p[0:($p | length) - $n] + "." + $p[($p | length) - $n:]
-  end;
-
-def shown($round; $scale):
-  if type == "number" then (. * ($scale // 1)) | fixed($round)
-  elif type == "boolean" then tostring
-  else tostring end;
-
-def attrs($round; $scale):
-  (if $round != null then " data-round=\"\($round)\"" else "" end)
-  + (if $scale != null then " data-scale=\"\($scale)\"" else "" end);
-
-def nm: "<span class=\"nm\">not measured</span>";
-
-# val($doc; $file; $path; $round; $scale): the value at $path of $doc
-# (loaded from $file), tagged with its source.
-def val($doc; $file; $path; $round; $scale):
-  ($doc | try getpath($path) catch null) as $v
-  | if $v == null or ($v | type) == "object" or ($v | type) == "array" then
-      # where the value would have come from: report-check verifies that
-      # the file indeed holds none there
-      (if $file == null then nm else "<span class=\"nm\" data-nm=\"\($file):\($path | pathstr | esc)\">not measured</span>" end)
-    else "<span class=\"v\" data-src=\"\($file):\($path | pathstr | esc)\"\(attrs($round; $scale))>\($v | shown($round; $scale) | esc)</span>"
-    end;
-def val($doc; $file; $path): val($doc; $file; $path; null; null);
-
-# calc: ours against another value (the paper's, or another of ours).
-def calc($kind; $a; $b; $round; $scale):
-  # $a, $b: {doc, file, path}
-  ($a.doc | try getpath($a.path) catch null) as $x
-  | ($b.doc | try getpath($b.path) catch null) as $y
-  | if ($x | type) != "number" or ($y | type) != "number" or ($kind == "ratio" and $y == 0) then "<span class=\"nm\">–</span>"
-    else
-      (if $kind == "ratio" then $x / $y else $x - $y end) as $r
-      | "<span class=\"v calc\" data-calc=\"\($kind)\" data-a=\"\($a.file):\($a.path | pathstr | esc)\" data-b=\"\($b.file):\($b.path | pathstr | esc)\"\(attrs($round; $scale))>"
-        + (if $kind == "diff" and $r > 0 then "+" else "" end)
-        + ($r | shown($round; $scale) | esc) + "</span>"
-    end;
-
-def ref($doc; $file; $path): {doc: $doc, file: $file, path: $path};
-
-# ------------------------------------------------------------ building blocks
-
-def status_badge($e):
-  if $e.summary == null then
-    (if $e.dir_exists then "<span class=\"st missing\">no summary.json</span>" else "<span class=\"st missing\">not run</span>" end)
-  else
-    ($e.summary.status // "unknown") as $s
-    | "<span class=\"st \($s | esc)\">\(val($e.summary; $e.file; ["status"]))</span>"
-  end;
-
-def status_text($e; $what):
-  if $e.summary_error != null then
-    "<p class=\"err\">The summary of this experiment is not valid JSON: <code>\($e.summary_error | esc)</code></p>"
-  elif $e.summary == null then
-    "<p class=\"err\">No results: " + $what + " did not run in this results directory"
-    + (if $e.dir_exists then " (its directory exists but holds no summary.json)" else "" end)
-    + ". Run it alone with <code>make \($e.target | esc) RB_RUN=&lt;this directory&gt;</code> or run <code>make bench</code>.</p>"
-  elif $e.summary.status == "failed" then
-    "<p class=\"err\">This experiment FAILED; what it reported:</p><pre class=\"err\">\(val($e.summary; $e.file; ["error"]))</pre>"
-  elif $e.summary.status == "interrupted" then
-    "<p class=\"err\">Interrupted before it finished: the values below are what was measured until then.</p>"
-    + (if $e.summary.error then "<pre class=\"err\">\(val($e.summary; $e.file; ["error"]))</pre>" else "" end)
-  else "" end;
-
-# cmp_row: one row "what | ours | paper | ours/paper | ours-paper".
-def cmp_row($what; $doc; $file; $path; $round; $scale; $pdoc; $ppath; $pnote):
-  "<tr><th>\($what)</th><td>\(val($doc; $file; $path; $round; $scale))</td>"
-  + (if $ppath == null then "<td class=\"nm\">–</td><td></td><td></td>"
-     else "<td>\(val($pdoc; "paper.json"; $ppath; $round; $scale))"
-       + (if $pnote then " <small>(\($pnote | esc))</small>" else "" end) + "</td>"
-       + "<td>\(calc("ratio"; ref($doc; $file; $path); ref($pdoc; "paper.json"; $ppath); 2; null))</td>"
-       + "<td>\(calc("diff"; ref($doc; $file; $path); ref($pdoc; "paper.json"; $ppath); $round; $scale))</td>"
-     end)
-  + "</tr>";
-def cmp_head($cite):
-  "<table class=\"cmp\"><tr><th></th><th>this run</th><th>paper \($cite)</th><th>ratio this run / paper</th><th>difference</th></tr>";
-
-# figures: every PNG found, with its SVG/PDF beside it.
-def figures($e):
-  if ($e.figures | length) == 0 then "<p class=\"nm\">No figures in this experiment's directory.</p>"
-  else
-    "<div class=\"figs\">"
-    + ([$e.figures[] |
-        "<figure><a href=\"\(.png | esc)\"><img src=\"\(.png | esc)\" alt=\"\(.png | esc)\"></a><figcaption><code>\(.png | esc)</code>"
-        + (if .svg then " · <a href=\"\(.svg | esc)\">SVG</a>" else "" end)
-        + (if .pdf then " · <a href=\"\(.pdf | esc)\">PDF</a>" else "" end)
-        + "</figcaption></figure>"] | join(""))
-    + "</div>"
-  end;
-
-# csv_table: a table file as HTML, every cell tagged with FILE#ROW,COL.
-def csv_table($t):
-  "<h4><a href=\"\($t.file | esc)\"><code>\($t.file | esc)</code></a></h4>"
-  + if $t.nrows > $t.limit then
-      "<p>\($t.nrows | tostring | "<span class=\"v\" data-src=\"\($t.file | esc)#rows\">\(.)</span>") rows; too long to show here, see the file.</p>"
-    else
-      "<table class=\"csv\"><tr>" + ([$t.header[] | "<th class=\"meta\">\(esc)</th>"] | join("")) + "</tr>"
-      + ([$t.rows | to_entries[] | .key as $r
-          | "<tr>" + ([.value | to_entries[] | "<td><span class=\"v\" data-src=\"\($t.file | esc)#\($r + 1),\(.key + 1)\">\(.value | esc)</span></td>"] | join("")) + "</tr>"]
-         | join(""))
-      + "</table>"
-    end;
-
-def tables($e; $skip):
-  [$e.tables[] | select(.name as $f | any($skip[]; . == $f) | not) | csv_table(.)] | join("");
-
-# values_table: every scalar of a summary (but the testbed copy), so a field
-# the report does not know yet is still shown, and still checked.
-def values_table($doc; $file; $exclude):
-  [$doc | paths(scalars) | select(.[0] as $k | any($exclude[]; . == $k) | not)] as $ps
-  | if ($ps | length) == 0 then ""
-    else
-      "<details><summary>All values in <code class=\"meta\">\($file | esc)</code></summary><table class=\"all\">"
-      + ([$ps[] | "<tr><th><code class=\"meta\">\(pathstr | esc)</code></th><td>\(val($doc; $file; .))</td></tr>"] | join(""))
-      + "</table></details>"
-    end;
-
-def settings_table($doc; $file):
-  if ($doc.settings | type) != "object" then ""
-  else
-    "<h4>Settings</h4><table class=\"all\">"
-    + ([$doc | paths(scalars) | select(.[0] == "settings") | "<tr><th><code class=\"meta\">\(.[1:] | pathstr | esc)</code></th><td>\(val($doc; $file; .))</td></tr>"] | join(""))
-    + "</table>"
-  end;
+include "report-lib";
+include "findings";
 
 # ------------------------------------------------------------ sections
 
@@ -233,7 +91,7 @@ def udp_section($b; $key; $title; $note):
           | "<tr><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"offered_qps"]; 1; null))</td><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"ratio"]; 6; null))</td></tr>"] | join(""))
       + "</table></div>"
       + figures($e) + tables($e; ["points.csv"])
-      + settings_table($s; $f) + values_table($s; $f; ["testbed","settings"])
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + values_table($s; $f; ["testbed","settings"])
       + "</section>"
     end;
 
@@ -278,13 +136,9 @@ def sizes_section($b):
       + ([$p.sizes.edns_sizes.rows | to_entries[] | .key as $i | ["sizes","edns_sizes","rows",$i] as $q
           | "<tr><td>\(val($p; "paper.json"; $q + ["size"]))</td><td>\(val($p; "paper.json"; $q + ["count"]))</td><td>\(if .value.share then val($p; "paper.json"; $q + ["share"]; 0; 100) + "%" else "" end)</td></tr>"] | join(""))
       + "</table></div>"
-      + settings_table($s; $f) + values_table($s; $f; ["testbed","settings"])
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + values_table($s; $f; ["testbed","settings"])
       + "</section>"
     end;
-
-# in_object($doc; $key): a path, extended by $key where $doc holds an
-# object there (a figure with its details beside it).
-def in_object($doc; $key): . as $p | if ($doc | getpath($p) | type) == "object" then $p + [$key] else $p end;
 
 def lb_section($b):
   $b.exps.lb as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
@@ -309,7 +163,7 @@ def lb_section($b):
       + "</table>"
       + figures($e) + tables($e; [])
       + (if $e.texts | length > 0 then ([$e.texts[] | "<p>Text report: <a href=\"\(esc)\"><code>\(esc)</code></a></p>"] | join("")) else "" end)
-      + settings_table($s; $f) + values_table($s; $f; ["testbed","settings"])
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + values_table($s; $f; ["testbed","settings"])
       + "</section>"
     end;
 
@@ -378,7 +232,7 @@ def tcp_section($b):
             + values_table($s; $f; ["testbed","settings","loss_by_layer","layers"])
           end ] | join("") )
   + figures($e) + tables($e; ["1p1s/points.csv","2p1s/points.csv","2p2s/points.csv"])
-  + (if $e.summary then settings_table($e.summary; $e.file) + values_table($e.summary; $e.file; ["testbed","settings","configs"]) else "" end)
+  + (if $e.summary then settings_table($e.summary; $e.file; $b.labels[$e.summary.experiment] // {}) + values_table($e.summary; $e.file; ["testbed","settings","configs"]) else "" end)
   + "</section>";
 
 # tcp-limits (make tcp-limits): how tcp-count and the backlog move the knee.
@@ -435,6 +289,159 @@ def compare_section($b):
     + "</section>"
   end;
 
+# ------------------------------------------------------------ families
+
+# fam_row: one figure of an experiment over IPv4 ($e4) and IPv6 ($e6),
+# with the ratio IPv6 / IPv4 and the difference when both are numbers.
+def fam_row($what; $e4; $e6; $path; $round; $scale):
+  "<tr><th>\($what)</th><td>\(val($e4.summary; $e4.file; $path; $round; $scale))</td><td>\(val($e6.summary; $e6.file; $path; $round; $scale))</td>"
+  + "<td>\(calc("ratio"; ref($e6.summary; $e6.file; $path); ref($e4.summary; $e4.file; $path); 3; null))</td>"
+  + "<td>\(calc("diff"; ref($e6.summary; $e6.file; $path); ref($e4.summary; $e4.file; $path); $round; $scale))</td></tr>";
+def fam_head: "<table class=\"cmp\"><tr><th></th><th>IPv4</th><th>IPv6</th><th>ratio IPv6 / IPv4</th><th>difference</th></tr>";
+
+# fam_rows($k; $e4; $e6): the figures compared for experiment kind $k.
+def fam_rows($k; $e4; $e6):
+  if $k == "udp" then
+    fam_row("status"; $e4; $e6; ["status"]; null; null)
+    + fam_row("ceiling, answered q/s"; $e4; $e6; ["ceiling_qps"]; 0; null)
+    + fam_row("most answered q/s at ratio above the threshold"; $e4; $e6; ["by_lb",0,"max_good_answered_qps"]; 0; null)
+    + fam_row("mean answer on the wire, bytes"; $e4; $e6; ["mean_answer_wire_bytes"]; 1; null)
+    + fam_row("layer that lost the first answers"; $e4; $e6; ["verdict","layer"]; null; null)
+  elif $k == "sizes" then
+    fam_row("status"; $e4; $e6; ["status"]; null; null)
+    + ([(($e4.summary.variants // {}) | keys_unsorted[]) as $v | select(($e6.summary.variants // {}) | has($v))
+        | fam_row("\($v): bytes per query in"; $e4; $e6; ["variants",$v,"bytes_per_query_in"]; 1; null)
+          + fam_row("\($v): bytes per query out"; $e4; $e6; ["variants",$v,"bytes_per_query_out"]; 1; null)
+          + fam_row("\($v): growth of answers vs unsigned, %"; $e4; $e6; ["variants",$v,"growth_vs_unsigned"]; 1; 100)] | join(""))
+  elif $k == "lb" then
+    fam_row("verdict"; $e4; $e6; ["verdict"]; null; null)
+    + fam_row("balancer"; $e4; $e6; ["lb"]; null; null)
+    + fam_row("client source addresses"; $e4; $e6; ["sources"]; null; null)
+    + fam_row("TCP queries"; $e4; $e6; ["queries"]; null; null)
+    + fam_row("failed queries"; $e4; $e6; ["failed","total"]; null; null)
+    + fam_row("sources seen by both servers"; $e4; $e6; ["overlap_sources","count"]; null; null)
+    + fam_row("connections split across servers"; $e4; $e6; ["split_connections","count"]; null; null)
+    + fam_row("router IPv6 hash policy (net.ipv6.fib_multipath_hash_policy)"; $e4; $e6; ["flow_label","router_hash_policy"]; null; null)
+    + fam_row("sources whose connections carried several flow labels"; $e4; $e6; ["flow_label","sources_with_several_labels"]; null; null)
+    + fam_row("of them on both servers"; $e4; $e6; ["flow_label","of_them_on_both_servers"]; null; null)
+    + fam_row("connections whose flow label changed"; $e4; $e6; ["flow_label","connections_label_changed"]; null; null)
+    + fam_row("flow label in the hash (measured)"; $e4; $e6; ["flow_label","measured_in_hash"]; null; null)
+  elif $k == "tcp" then
+    fam_row("status"; $e4; $e6; ["status"]; null; null)
+    + ([(($e4.summary.configs // {}) | keys[]) as $c | select(($e6.summary.configs // {}) | has($c))
+        | fam_row("\($c): 0.1 % failed at, conn/s"; $e4; $e6; ["configs",$c,"fail_0_1pct_qps"]; 0; null)
+          + fam_row("\($c): 1 % failed at, conn/s"; $e4; $e6; ["configs",$c,"fail_1pct_qps"]; 0; null)
+          + fam_row("\($c): most handled, conn/s"; $e4; $e6; ["configs",$c,"max_qps"]; 0; null)
+          + fam_row("\($c): verdict"; $e4; $e6; ["configs",$c,"verdict","summary"]; null; null)] | join(""))
+  else "" end;
+
+# family_section: every experiment run over IPv6 (<name>-v6/) beside its
+# IPv4 run (<name>/), figure by figure; nothing when none ran over IPv6.
+def family_section($b):
+  [["udp","udp","UDP ceiling on a shaped link"],["udp-unshaped","udp","UDP ceiling, unshaped"],["sizes","sizes","Response sizes"],
+   ["lb","lb","TCP load-balancer stickiness"],["tcp","tcp","TCP capacity"]] as $pairs
+  | [$pairs[] | select($b.exps[.[0] + "-v6"].dir_exists // false)] as $ran
+  | if ($ran | length) == 0 then "" else
+    "<section id=\"family\"><h2>IPv4 and IPv6 side by side</h2>"
+    + "<p><b>What is compared.</b> Each experiment below ran once over IPv4 (to the service address \(val($b.testbed; "testbed.json"; ["service","ipv4"])), results in <code>&lt;experiment&gt;/</code>) and once over IPv6 (to \(val($b.testbed; "testbed.json"; ["service","ipv6"])) through the router's IPv6 ECMP, answers to the Listener's IPv6 address, results in <code>&lt;experiment&gt;-v6/</code>), with the same settings and, for the UDP experiments and sizes, the same DNS queries. An IPv6 header without extensions is twice as long as an IPv4 header without options, so every query and answer is longer on the wire by the difference. For the load balancer, IPv6 adds the flow label: whether the router hashes it decides whether one source's connections can reach both servers (docs/lb-verify.md).</p>"
+    + ([$ran[] | .[0] as $n | .[1] as $k | $b.exps[$n] as $e4 | $b.exps[$n + "-v6"] as $e6
+        | "<h3>\(.[2] | esc) \(status_badge($e4)) \(status_badge($e6))</h3>"
+          + status_text($e6; "the IPv6 run")
+          + fam_head + fam_rows($k; $e4; $e6) + "</table>"
+          + (if $k == "lb" and ($e6.summary.flow_label.finding // null) != null then "<p>Flow label: \(val($e6.summary; $e6.file; ["flow_label","finding"]))</p>" else "" end)
+          + "<h4>Figures of the IPv6 run of \(.[2] | esc)</h4>" + figures($e6)] | join(""))
+    + "</section>"
+  end;
+
+# dot (make dot): DNS over TLS, handshakes/s and bytes on the wire per query.
+def dot_section($b):
+  $b.exps.dot as $e | $e.summary as $s | $e.file as $f
+  | if ($e.dir_exists | not) then "" else
+    "<section id=\"dot\"><h2>DNS over TLS \(status_badge($e))</h2>"
+    + "<p><b>What is measured.</b> The TCP capacity sweep with DNS over TLS: each connection makes one TLS handshake, verified against the testbed's own CA, and sends one query; x is the offered rate of handshakes. The same search, the same counters of every layer and the same verdict rules as the TCP experiment say where the first work was lost and whether the server or the rig caused it. It runs once with a full handshake per connection and once with session resumption. Beside it, the bytes on the wire per query over UDP, plain TCP and DoT, from the switch's SNMP octet counters at a fixed modest rate, with one or several queries per connection: what TLS adds to every query.</p>"
+    + status_text($e; "the DoT experiment")
+    + (if $s == null then "" else
+        "<h3>Handshakes per second</h3>"
+        + "<table class=\"cmp\"><tr><th>configuration</th><th>handshakes</th><th>0.1% of connections fail, handshakes/s</th><th>1% fail</th><th>highest answered</th><th>plain TCP, 0.1% fail, conn/s</th><th>DoT / TCP</th><th>verdict</th><th>server's capacity</th></tr>"
+        + ([[["full","full"],["resume","resumed"]][] as [$k, $name]
+            | ($s[$k].configs // {}) | keys[] as $c
+            | "<tr><th>\($c | esc)</th><td>\($name)</td>"
+              + "<td>\(val($s; $f; [$k,"configs",$c,"knee_0_1pct"]; 0; null))</td>"
+              + "<td>\(val($s; $f; [$k,"configs",$c,"knee_1pct"]; 0; null))</td>"
+              + "<td>\(val($s; $f; [$k,"configs",$c,"max_handled"]; 0; null))</td>"
+              + "<td>\(val($s; $f; ["tcp_reference",$c,"knee_0_1pct"]; 0; null))</td>"
+              + "<td>\(calc("ratio"; ref($s; $f; [$k,"configs",$c,"knee_0_1pct"]); ref($s; $f; ["tcp_reference",$c,"knee_0_1pct"]); 2; null))</td>"
+              + "<td>\(val($s; $f; [$k,"configs",$c,"verdict"]))</td>"
+              + "<td>\(val($s; $f; [$k,"configs",$c,"server_capacity"]))</td></tr>"] | join(""))
+        + "</table>"
+        + "<p>A knee the verdict does not give to the server is the rig's: on this machine the generator makes its side of every handshake on the client CPU, so a generator-limited sweep says what the rig could offer, not what the server can do. Each sweep's points and verdict evidence: the tables below and <code>dot/full</code>, <code>dot/resume</code>.</p>"
+        + "<h3>Bytes on the wire per query</h3>"
+        + (if ($s.bytes.cases | type) != "array" then "<p class=\"nm\">The bytes were not measured in this run.</p>"
+           else
+             "<p>Server " + val($s; $f; ["bytes","server","name"]) + " " + val($s; $f; ["bytes","server","version"]) + "; "
+             + val($s; $f; ["bytes","settings","rate_qps"]) + " queries/s for " + val($s; $f; ["bytes","settings","seconds"]) + " s per case, "
+             + val($s; $f; ["bytes","settings","queries_per_conn_N"]) + " queries per connection in the cases marked so; per query = octets of both directions over the queries the daemon counted; what the port carried with nothing sent: " + val($s; $f; ["bytes","idle_octets"]) + " octets.</p>"
+             + "<table class=\"cmp\"><tr><th>case</th><th>transport</th><th>queries per connection</th><th>resumed</th><th>queries at the server</th><th>toward the server</th><th>toward the client</th><th>total per query</th><th>vs UDP</th><th>vs TCP, one per connection</th></tr>"
+             + ([$s.bytes.cases | to_entries[] | .key as $i
+                 | "<tr><th>\(val($s; $f; ["bytes","cases",$i,"case"]))</th><td>\(val($s; $f; ["bytes","cases",$i,"transport"]))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"queries_per_conn"]))</td><td>\(val($s; $f; ["bytes","cases",$i,"resume"]))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"daemon_queries"]))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"per_query","in"]; 1; null))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"per_query","out"]; 1; null))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"per_query","total"]; 1; null))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"vs_udp"]; 2; null))</td>"
+                   + "<td>\(val($s; $f; ["bytes","cases",$i,"vs_tcp"]; 2; null))</td></tr>"] | join(""))
+             + "</table>"
+           end)
+      end)
+    + figures($e) + tables($e; [])
+    + "</section>"
+  end;
+# sizes_matrix_section: the DNSSEC sizing matrix (analysis/sizes-matrix,
+# issue 18): per cell bytes per query, TC share, answer sizes, the DNSKEY
+# answer, and against each link speed which ceiling an instance hits first.
+def sizes_matrix_section($b):
+  $b.exps["sizes-matrix"] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | "<section id=\"sizes-matrix\"><h2>DNSSEC sizing matrix: algorithms, key rolls, DO share, EDNS buffer \(status_badge($e))</h2>"
+  + "<p><b>What is measured.</b> Each cell serves one zone state (signing algorithm and key sizes, NSEC or NSEC3, a KSK roll with two KSKs signing the DNSKEY set, a ZSK pre-published) and replays one query profile (the DO share of the paper's traffic, of a root server's more recent traffic, or forced) with the advertised EDNS buffer as the profile has it or forced to one size, slowly enough that every query is answered. The switch's SNMP octet counters on the router's server-side port give bytes per query in and out; a capture of the answers gives the share truncated (TC=1: each such query comes back over TCP) and the answer sizes; dig gives the DNSKEY answer of each zone state, whole over TCP and whether it fits a UDP answer. The rules (analysis/sizes-matrix.jq) add the Ethernet overhead per frame to the SNMP bytes, divide each link speed by the result to get the query rate that fills the link, and compare it with the server's unshaped UDP ceiling from this run: the lower one is hit first; where the link's is lower, that rate is where the instance turns from query-bound to byte-bound. The paper (\(val($p; "paper.json"; ["sizes","section"]))) measured one signed zone with one traffic mix.</p>"
+  + status_text($e; "the sizing matrix")
+  + if $s == null then "</section>" else
+      "<p>Design: \(val($s; $f; ["settings","design"])); \(val($s; $f; ["settings","queries_per_cell"])) queries per cell at \(val($s; $f; ["settings","pps"])) queries/s.</p>"
+      + "<p>The server's unshaped UDP ceiling: "
+      + (if $s.server_udp_ceiling.qps != null then val($s; $f; ["server_udp_ceiling","qps"]) + " queries/s (from " + val($s; $f; ["server_udp_ceiling","source"]) + (if $s.server_udp_ceiling.zone then ", serving the zone " + val($s; $f; ["server_udp_ceiling","zone"]) else "" end) + (if $s.server_udp_ceiling.caused_by then "; its verdict blames the " + val($s; $f; ["server_udp_ceiling","caused_by"]) else "" end) + ")"
+         else val($s; $f; ["server_udp_ceiling","qps"]) + (if $s.server_udp_ceiling.status != "not measured" then " (" + val($s; $f; ["server_udp_ceiling","status"]) + ")" else "" end) end)
+      + (if $s.server_udp_ceiling.note then "; " + val($s; $f; ["server_udp_ceiling","note"]) else "" end) + ".</p>"
+      + "<h3>Checks</h3><table class=\"kv\">"
+      + ([$s.checks | keys_unsorted[] as $k
+          | "<tr><th>\(val($s; $f; ["checks",$k,"rule"]))</th><td>\(val($s; $f; ["checks",$k,"pass"]))</td><td>"
+            + (($s.checks[$k].value) as $v
+               | if ($v | type) == "object" then ([$v | keys_unsorted[] as $j | "\($j | esc): \(val($s; $f; ["checks",$k,"value",$j]))"] | join(", "))
+                 else val($s; $f; ["checks",$k,"value"]) end)
+            + "</td></tr>"] | join(""))
+      + "</table>"
+      + ([$s.cells | to_entries[] | select(.value.zone_state == "paper") | .key][0] as $i
+         | if $i == null then "" else
+             "<h4>The paper's zone state</h4>" + cmp_head(val($p; "paper.json"; ["sizes","section"]))
+             + cmp_row("bytes per query out, cell " + val($s; $f; ["cells",$i,"cell"]); $s; $f; ["cells",$i,"bytes_per_query_out"]; 1; null; $p; ["sizes","tests","signed","bytes_per_query_out"]; "the paper's own traffic mix")
+             + "</table>" end)
+      + "<h3>Cells</h3><table class=\"csv\"><tr><th>cell (zone state : profile : EDNS buffer)</th><th>bytes/query in</th><th>bytes/query out</th><th>TC share, %</th><th>answer bytes mean / median / max</th><th>DNSKEY answer, bytes</th>"
+      + ([range(0; $s.links_bps | length) as $l | "<th>\(val($s; $f; ["links_bps",$l]; 0; 0.000001)) Mb/s: first ceiling, at queries/s; byte-bound above</th>"] | join(""))
+      + "</tr>"
+      + ([$s.cells | to_entries[] | .key as $i | ["cells",$i] as $c
+          | "<tr><td>\(val($s; $f; $c + ["cell"]))</td><td>\(val($s; $f; $c + ["bytes_per_query_in"]; 1; null))</td><td>\(val($s; $f; $c + ["bytes_per_query_out"]; 1; null))</td>"
+            + "<td>\(val($s; $f; $c + ["tc_share"]; 2; 100))</td>"
+            + "<td>\(val($s; $f; $c + ["answer_bytes","mean"]; 1; null)) / \(val($s; $f; $c + ["answer_bytes","median"])) / \(val($s; $f; $c + ["answer_bytes","max"]))</td>"
+            + "<td>\(val($s; $f; $c + ["dnskey","bytes"]))\(if .value.dnskey.udp_4096.tc == true then " (over UDP: truncated, " + val($s; $f; $c + ["dnskey","udp_4096","bytes"]) + " bytes)" else "" end)</td>"
+            + ([range(0; .value.links | length) as $l | ($c + ["links",$l]) as $q
+                | "<td>\(val($s; $f; $q + ["first_ceiling"]))\(if .value.links[$l].first_ceiling_qps != null then ", " + val($s; $f; $q + ["first_ceiling_qps"]) else "" end); \(if .value.links[$l].crossover_qps != null then val($s; $f; $q + ["crossover_qps"]) else "never" end)</td>"] | join(""))
+            + "</tr>"] | join(""))
+      + "</table>"
+      + figures($e)
+      + "<h4>This run's tables</h4>" + tables($e; [])
+      + settings_table($s; $f; $b.labels["sizes-matrix"] // {})
+      + "</section>"
+    end;
+
 # ------------------------------------------------------------ page
 
 . as $b
@@ -454,11 +461,17 @@ def compare_section($b):
 # run" section for each of the others.
 + ($b.exps.compare.dir_exists) as $cmp
 | def shown($k): ($cmp | not) or $b.exps[$k].dir_exists;
-(if $cmp then "" else
-  "<p>Experiments: " + ([ [["udp","UDP ceiling (shaped link)"],["udp-unshaped","UDP ceiling (unshaped)"],["sizes","response sizes"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]][] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n" end)
+[["udp","UDP ceiling (shaped link)"],["udp-unshaped","UDP ceiling (unshaped)"],["sizes","response sizes"],["sizes-matrix","DNSSEC sizes matrix"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]] as $experiments
+| (if $cmp then "" else
+  "<p>Experiments: " + ([ $experiments[] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n" end)
++ findings_section($b; if $cmp then [] else $experiments end) + "\n"
 + bench_section + "\n" + compare_section($b) + "\n" + testbed_section + "\n"
 + (if shown("udp") then udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n" else "" end)
 + (if shown("udp-unshaped") then udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n" else "" end)
-+ (if shown("sizes") then sizes_section($b) + "\n" else "" end) + (if shown("lb") then lb_section($b) + "\n" else "" end)
++ (if shown("sizes") then sizes_section($b) + "\n" else "" end)
++ (if shown("sizes-matrix") then sizes_matrix_section($b) + "\n" else "" end)
++ (if shown("lb") then lb_section($b) + "\n" else "" end)
 + (if shown("tcp") then tcp_section($b) + "\n" else "" end) + (if shown("tcp-limits") then tcp_limits_section($b) + "\n" else "" end)
++ (if shown("dot") then dot_section($b) + "\n" else "" end)
++ family_section($b) + "\n"
 + "</body></html>"

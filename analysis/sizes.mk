@@ -5,5 +5,5 @@
 # The testbed must be up (RB_PREFIX); zone variants are built when missing.
 
 .PHONY: sizes
-sizes: analysis/dnsstat udpreplay/build/tracegen zones/nsec3-optout-sign analysis/target-check
+sizes: analysis/dnsstat udpreplay/build/tracegen udpreplay/build/pcap-setmac zones/nsec3-optout-sign analysis/target-check
 	@analysis/sizes

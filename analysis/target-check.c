@@ -8,7 +8,11 @@
  *   target-check [--allow-range LIST]... --pcap FILE...
  *       every packet of each capture may be replayed: its destination, and
  *       its source, where the answers to a replayed query go (the UDP
- *       replay checks the trace tcprewrite wrote, the one tcpreplay sends).
+ *       replay checks the trace tcprewrite wrote, the one tcpreplay sends);
+ *   target-check --within LIST ADDRESS...
+ *       every address lies in LIST itself, and nothing else counts (not
+ *       loopback, not the benchmarking ranges): a lab backend checks its
+ *       inventory's addresses against the ranges it declares as its own.
  *
  * Exit 0 when allowed, 1 when refused (the refusal on stderr), 2 on an
  * error (bad option, malformed range or address, unreadable capture).
@@ -32,6 +36,7 @@ tc_usage(FILE *f)
 "usage: target-check [--allow-range LIST]... ADDRESS...\n"
 "       target-check [--allow-range LIST]... --pcap FILE...\n"
 "       target-check [--allow-range LIST]... --list\n"
+"       target-check --within LIST ADDRESS...\n"
 "  The target guard: rootbench sends only to loopback (127.0.0.0/8, ::1),\n"
 "  the benchmarking ranges 198.18.0.0/15 and 2001:2::/48, and the ranges a\n"
 "  real lab declares as its own.\n"
@@ -43,6 +48,9 @@ tc_usage(FILE *f)
 "                      (e.g. \"192.0.2.0/24 2001:db8::/32\"); repeatable; at\n"
 "                      most a /8 (IPv4) or /16 (IPv6) each\n"
 "  --list              print the allowed ranges\n"
+"  --within LIST       every ADDRESS must lie in LIST (CIDR ranges as for\n"
+"                      --allow-range), the only ranges counted: a lab's\n"
+"                      addresses against the ranges it declares as its own\n"
 "exit: 0 allowed, 1 refused (the reason on stderr), 2 error\n");
 }
 
@@ -63,6 +71,33 @@ tc_check_addresses(const struct rb_target *t, char **addrs, int n)
 		}
 		if (rb_target_check(t, family, a, err, sizeof(err)) < 0) {
 			fprintf(stderr, "target-check: %s\n", err);
+			rc = TC_REFUSED;
+		}
+	}
+	return rc;
+}
+
+/* tc_check_within: each numeric address lies in one of w's lab ranges. */
+static int
+tc_check_within(const struct rb_target *w, const char *list, char **addrs, int n)
+{
+	uint8_t a[16];
+	int i, family, rc = TC_ALLOWED;
+	size_t k;
+
+	for (i = 0; i < n; i++) {
+		family = strchr(addrs[i], ':') ? AF_INET6 : AF_INET;
+		if (inet_pton(family, addrs[i], a) != 1) {
+			fprintf(stderr, "target-check: error: '%s' is not a numeric IPv4 or "
+				"IPv6 address\n", addrs[i]);
+			return TC_ERROR;
+		}
+		for (k = 0; k < w->nlab; k++)
+			if (rb_target_range_contains(&w->lab[k], family, a))
+				break;
+		if (k == w->nlab) {
+			fprintf(stderr, "target-check: %s is outside the declared ranges (%s)\n",
+				addrs[i], list);
 			rc = TC_REFUSED;
 		}
 	}
@@ -139,15 +174,17 @@ tc_check_capture(const struct rb_target *t, const char *path)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_ALLOW = 256, OPT_PCAP, OPT_LIST };
+	enum { OPT_ALLOW = 256, OPT_PCAP, OPT_LIST, OPT_WITHIN };
 	static const struct option longopts[] = {
 		{ "allow-range", required_argument, NULL, OPT_ALLOW },
 		{ "pcap", no_argument, NULL, OPT_PCAP },
 		{ "list", no_argument, NULL, OPT_LIST },
+		{ "within", required_argument, NULL, OPT_WITHIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct rb_target t;
+	struct rb_target t, w;
+	const char *within = NULL;
 	char err[1024], list[2048];
 	int c, pcap = 0, show = 0, i, rc, worst = TC_ALLOWED;
 
@@ -163,6 +200,14 @@ main(int argc, char **argv)
 			break;
 		case OPT_PCAP: pcap = 1; break;
 		case OPT_LIST: show = 1; break;
+		case OPT_WITHIN:
+			rb_target_init(&w);
+			if (rb_target_allow(&w, optarg, err, sizeof(err)) < 0) {
+				fprintf(stderr, "target-check: error: --within: %s\n", err);
+				return TC_ERROR;
+			}
+			within = optarg;
+			break;
 		case 'h':
 			tc_usage(stdout);
 			return TC_ALLOWED;
@@ -182,6 +227,13 @@ main(int argc, char **argv)
 		fprintf(stderr, "target-check: error: nothing to check\n");
 		tc_usage(stderr);
 		return TC_ERROR;
+	}
+	if (within) {
+		if (pcap || show) {
+			fprintf(stderr, "target-check: error: --within checks addresses only\n");
+			return TC_ERROR;
+		}
+		return tc_check_within(&w, within, argv + optind, argc - optind);
 	}
 	if (!pcap)
 		return tc_check_addresses(&t, argv + optind, argc - optind);

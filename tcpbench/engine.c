@@ -9,31 +9,39 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/timerfd.h>
-#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include <event2/event.h>
 #include <event2/event_struct.h>
 #include <ldns/ldns.h>
 #include "engine.h"
+#include "tls.h"
 
-enum conn_state { CONN_FREE, CONN_CONNECTING, CONN_SENDING, CONN_READING };
+enum conn_state { CONN_FREE, CONN_CONNECTING, CONN_HANDSHAKE, CONN_SENDING, CONN_READING };
 
 struct conn {
 	struct tcpb_engine *e;
 	struct event io;
 	struct event tmo;
 	int fd;
+	SSL *ssl;               /* --tls */
+	int tls_offered;        /* a session was offered */
 	enum conn_state state;
 	uint64_t offset_ns;     /* scheduled offset from t0 */
 	uint64_t start_ns;      /* actual start (CLOCK_MONOTONIC) */
-	const struct tcpb_query *q;
-	uint8_t head[4];        /* length prefix and ID of this connection's query */
-	size_t sent;
+	uint64_t connected_ns;  /* TCP connected */
+	size_t qfirst;          /* its first query; query k is qfirst + k */
+	uint16_t id0;           /* query k has ID id0 + k */
+	unsigned nq, answered;
+	unsigned nsent;         /* queries written whole */
+	uint64_t answered_mask; /* bit k: query k answered */
+	size_t sent;            /* bytes of the queries written */
 	uint8_t hdr[2 + LDNS_HEADER_SIZE]; /* answer length prefix and header */
-	size_t got;             /* answer bytes read, prefix included */
-	size_t need;            /* 2 + answer length, once known */
+	size_t got;             /* bytes of the current answer, prefix included */
+	size_t need;            /* 2 + its length, once known */
 	struct conn *next_free;
 };
 
@@ -43,9 +51,10 @@ struct tcpb_engine {
 	struct tcpb_schedule sched;
 	struct tcpb_stats *stats;
 	struct tcpb_querylist *ql;
-	size_t qnext, qstep;    /* query of connection i: i mod n */
+	size_t qnext, qstep;    /* first query of connection i: i mod n */
 	struct tcpb_sources *src;
 	struct tcpb_addr dst;
+	struct tcpb_tls *tls;   /* NULL: plain TCP */
 	struct conn *pool;
 	struct conn *free_list;
 	uint64_t pool_n, inflight;
@@ -56,11 +65,14 @@ struct tcpb_engine {
 	int sched_done, interrupted, stalled;
 	uint64_t rng;
 	uint64_t end_ns, last_start_ns;
+	uint8_t *out;           /* a connection's queries, built to be written */
+	size_t out_cap;
 	uint8_t scratch[65536];
 };
 
 static void conn_io_cb(evutil_socket_t fd, short what, void *arg);
 static void conn_tmo_cb(evutil_socket_t fd, short what, void *arg);
+static void conn_read(struct conn *c);
 
 static uint16_t
 engine_random_id(struct tcpb_engine *e)
@@ -81,12 +93,15 @@ engine_maybe_finish(struct tcpb_engine *e)
 	}
 }
 
+/* clean: the connection succeeded (a TLS one sends close_notify). */
 static void
-conn_release(struct conn *c)
+conn_release(struct conn *c, int clean)
 {
 	struct tcpb_engine *e = c->e;
 	event_del(&c->io);
 	event_del(&c->tmo);
+	tcpb_tls_conn_close(c->ssl, clean);
+	c->ssl = NULL;
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
@@ -110,7 +125,7 @@ static void
 conn_fail_at(struct conn *c, enum tcpb_cause cause, int err, uint64_t end_ns)
 {
 	tcpb_stats_failure(c->e->stats, c->offset_ns, cause, err, conn_latency(c, end_ns));
-	conn_release(c);
+	conn_release(c, 0);
 }
 
 static void
@@ -119,11 +134,19 @@ conn_fail(struct conn *c, enum tcpb_cause cause, int err)
 	conn_fail_at(c, cause, err, tcpb_now_ns());
 }
 
+/* A failure on the TLS path, its message kept (the first one). */
+static void
+conn_fail_tls(struct conn *c, enum tcpb_cause cause, int err, const char *msg)
+{
+	tcpb_stats_tls_error(c->e->stats, msg);
+	conn_fail(c, cause, err);
+}
+
 static void
 conn_succeed(struct conn *c)
 {
 	tcpb_stats_success(c->e->stats, c->offset_ns, conn_latency(c, tcpb_now_ns()));
-	conn_release(c);
+	conn_release(c, 1);
 }
 
 /* conn_io_retry: after a failed send or recv (errno set): 1 when
@@ -139,30 +162,51 @@ conn_io_retry(struct conn *c)
 	return 0;
 }
 
-static void
-conn_send(struct conn *c)
+/* The connection's next queries, each with its ID, into e->out: all of
+ * them with --pipeline, else the next one. Their number in *count, their
+ * length returned; the same bytes every time (a retried write sends them
+ * again). */
+static size_t
+conn_fill_out(struct conn *c, unsigned *count)
 {
-	struct iovec iov[2];
-	struct msghdr msg;
-	size_t total = c->q->len;
-	ssize_t n;
-	int cnt;
+	struct tcpb_engine *e = c->e;
+	size_t off = 0;
+	unsigned k, end = e->o->pipeline ? c->nq : c->nsent + 1;
+	*count = end - c->nsent;
+	for (k = c->nsent; k < end; k++) {
+		const struct tcpb_query *q = &e->ql->q[(c->qfirst + k) % e->ql->n];
+		uint16_t id = (uint16_t)(c->id0 + k);
+		memcpy(e->out + off, q->wire, q->len);
+		e->out[off + 2] = (uint8_t)(id >> 8);
+		e->out[off + 3] = (uint8_t)id;
+		off += q->len;
+	}
+	return off;
+}
 
+/* Write the next queries; then_read: read at once what waits (after the
+ * handshake), not when called from the reading of an answer. */
+static void
+conn_send(struct conn *c, int then_read)
+{
+	struct tcpb_engine *e = c->e;
+	unsigned count;
+	size_t total = conn_fill_out(c, &count);
+	enum tcpb_cause cause = TCPB_CAUSE_OTHER;
+	char msg[192];
+	ssize_t n;
+	int r, err;
+
+	if (c->ssl) {
+		r = tcpb_tls_write(c->ssl, e->out, total, &cause, &err, msg, sizeof(msg));
+		if (r < 0)
+			conn_fail_tls(c, cause, err, msg);
+		if (r <= 0)
+			return;
+		c->sent = total;
+	}
 	while (c->sent < total) {
-		memset(&msg, 0, sizeof(msg));
-		cnt = 0;
-		if (c->sent < 4) {
-			iov[cnt].iov_base = c->head + c->sent;
-			iov[cnt++].iov_len = 4 - c->sent;
-			iov[cnt].iov_base = c->q->wire + 4;
-			iov[cnt++].iov_len = total - 4;
-		} else {
-			iov[cnt].iov_base = c->q->wire + c->sent;
-			iov[cnt++].iov_len = total - c->sent;
-		}
-		msg.msg_iov = iov;
-		msg.msg_iovlen = (size_t)cnt;
-		n = sendmsg(c->fd, &msg, MSG_NOSIGNAL);
+		n = send(c->fd, e->out + c->sent, total - c->sent, MSG_NOSIGNAL);
 		if (n < 0) {
 			/* Edge-triggered: the next EPOLLOUT edge resumes. */
 			if (conn_io_retry(c))
@@ -171,60 +215,155 @@ conn_send(struct conn *c)
 		}
 		c->sent += (size_t)n;
 	}
+	e->stats->queries_sent += count;
+	c->nsent += count;
+	c->sent = 0;
 	c->state = CONN_READING;
+	/* Edge-triggered: TLS records (session tickets) that came with the
+	 * handshake may wait in the socket already; read them now. */
+	if (c->ssl && then_read)
+		conn_read(c);
 }
 
-/* The answer is complete: a whole DNS message, ID and QR checked. */
-static void
+/* One whole answer: a DNS message whose ID is one of this connection's
+ * unanswered queries and whose QR is set (ldns wire macros). 1 when the
+ * connection ended here (failed, or its last answer). */
+static int
 conn_check_answer(struct conn *c)
 {
 	const uint8_t *w = c->hdr + 2;
-	if (c->need < 2 + LDNS_HEADER_SIZE
-	    || LDNS_ID_WIRE(w) != (uint16_t)((c->head[2] << 8) | c->head[3])
-	    || !LDNS_QR_WIRE(w))
+	uint16_t k = (uint16_t)(LDNS_ID_WIRE(w) - c->id0);
+	if (k >= c->nq || (c->answered_mask >> k & 1) || !LDNS_QR_WIRE(w)) {
 		conn_fail(c, TCPB_CAUSE_BAD, 0);
-	else
+		return 1;
+	}
+	c->answered_mask |= UINT64_C(1) << k;
+	c->answered++;
+	tcpb_stats_answer(c->e->stats, conn_latency(c, tcpb_now_ns()));
+	if (c->answered == c->nq) {
 		conn_succeed(c);
+		return 1;
+	}
+	/* One at a time: the next query once the last one is answered (the
+	 * reading loop that called this goes on reading). */
+	if (c->answered == c->nsent) {
+		c->state = CONN_SENDING;
+		conn_send(c, 0);
+		return c->state == CONN_FREE;
+	}
+	return 0;
 }
 
-/* Read what has arrived (one recv usually takes the whole answer); keep
- * the length prefix and the DNS header, count the rest. */
+/* n bytes of the answer stream: length-prefixed messages, of which the
+ * prefix and the DNS header are kept, the rest counted. 1 when the
+ * connection ended. */
+static int
+conn_take(struct conn *c, const uint8_t *buf, size_t n)
+{
+	size_t k, h;
+	while (n > 0) {
+		if (c->got < 2) {
+			k = 2 - c->got < n ? 2 - c->got : n;
+			memcpy(c->hdr + c->got, buf, k);
+			c->got += k;
+			buf += k;
+			n -= k;
+			if (c->got == 2) {
+				c->need = 2 + (((size_t)c->hdr[0] << 8) | c->hdr[1]);
+				if (c->need < 2 + LDNS_HEADER_SIZE) {
+					conn_fail(c, TCPB_CAUSE_BAD, 0);
+					return 1;
+				}
+			}
+			continue;
+		}
+		k = c->need - c->got < n ? c->need - c->got : n;
+		if (c->got < sizeof(c->hdr)) {
+			h = sizeof(c->hdr) - c->got < k ? sizeof(c->hdr) - c->got : k;
+			memcpy(c->hdr + c->got, buf, h);
+		}
+		c->got += k;
+		buf += k;
+		n -= k;
+		if (c->got == c->need) {
+			if (conn_check_answer(c))
+				return 1;
+			c->got = c->need = 0;
+		}
+	}
+	return 0;
+}
+
+/* Read what has arrived (one recv usually takes the whole answer). */
 static void
 conn_read(struct conn *c)
 {
 	uint8_t *buf = c->e->scratch;
+	enum tcpb_cause cause = TCPB_CAUSE_OTHER;
+	char msg[192];
 	ssize_t n;
-	size_t k;
+	int err;
 	for (;;) {
-		n = recv(c->fd, buf, sizeof(c->e->scratch), 0);
-		if (n < 0) {
-			if (conn_io_retry(c))
-				continue;
-			return;
-		}
-		if (n == 0) {
-			conn_fail(c, TCPB_CAUSE_SHORT, 0);
-			return;
-		}
-		if (c->got < sizeof(c->hdr)) {
-			k = sizeof(c->hdr) - c->got;
-			if (k > (size_t)n)
-				k = (size_t)n;
-			memcpy(c->hdr + c->got, buf, k);
-		}
-		c->got += (size_t)n;
-		if (c->need == 0 && c->got >= 2) {
-			c->need = 2 + (((size_t)c->hdr[0] << 8) | c->hdr[1]);
-			if (c->need < 2 + LDNS_HEADER_SIZE) {
-				conn_fail(c, TCPB_CAUSE_BAD, 0);
+		if (c->ssl) {
+			n = tcpb_tls_read(c->ssl, buf, sizeof(c->e->scratch), &cause, &err,
+				msg, sizeof(msg));
+			if (n < 0)
+				conn_fail_tls(c, cause, err, msg);
+			if (n <= 0)
+				return;
+		} else {
+			n = recv(c->fd, buf, sizeof(c->e->scratch), 0);
+			if (n < 0) {
+				if (conn_io_retry(c))
+					continue;
+				return;
+			}
+			if (n == 0) {
+				conn_fail(c, TCPB_CAUSE_SHORT, 0);
 				return;
 			}
 		}
-		if (c->need && c->got >= c->need) {
-			conn_check_answer(c);
+		if (conn_take(c, buf, (size_t)n))
 			return;
-		}
 	}
+}
+
+/* Drive the TLS handshake; when done, send the queries. */
+static void
+conn_handshake(struct conn *c)
+{
+	enum tcpb_cause cause = TCPB_CAUSE_OTHER;
+	char msg[192];
+	int r, err, resumed = 0;
+	r = tcpb_tls_handshake(c->ssl, &resumed, &cause, &err, msg, sizeof(msg));
+	if (r < 0)
+		conn_fail_tls(c, cause, err, msg);
+	if (r <= 0)
+		return;
+	tcpb_stats_handshake(c->e->stats, tcpb_now_ns() - c->connected_ns, c->tls_offered,
+		resumed, tcpb_tls_version(c->ssl), tcpb_tls_cipher(c->ssl));
+	c->state = CONN_SENDING;
+	conn_send(c, 1);
+}
+
+/* The TCP connection is up: the TLS handshake, or the queries. */
+static void
+conn_connected(struct conn *c, uint64_t now)
+{
+	tcpb_hist_record(&c->e->stats->connect_us, (now - c->start_ns) / 1000);
+	c->connected_ns = now;
+	if (!c->e->tls) {
+		c->state = CONN_SENDING;
+		conn_send(c, 1);
+		return;
+	}
+	c->ssl = tcpb_tls_conn_new(c->e->tls, c->fd, &c->tls_offered);
+	if (!c->ssl) {
+		conn_fail_tls(c, TCPB_CAUSE_LOCAL, 0, "cannot create a TLS connection");
+		return;
+	}
+	c->state = CONN_HANDSHAKE;
+	conn_handshake(c);
 }
 
 /* One edge-triggered registration for the whole life of a connection
@@ -246,12 +385,13 @@ conn_io_cb(evutil_socket_t fd, short what, void *arg)
 				return;
 			}
 		}
-		tcpb_hist_record(&c->e->stats->connect_us, (tcpb_now_ns() - c->start_ns) / 1000);
-		c->state = CONN_SENDING;
-		conn_send(c);
+		conn_connected(c, tcpb_now_ns());
+		break;
+	case CONN_HANDSHAKE:
+		conn_handshake(c);
 		break;
 	case CONN_SENDING:
-		conn_send(c);
+		conn_send(c, 1);
 		break;
 	case CONN_READING:
 		conn_read(c);
@@ -274,6 +414,8 @@ conn_tmo_cb(evutil_socket_t fd, short what, void *arg)
 	 * so an answer may have waited unread; the run is not valid. */
 	if (now > deadline && tcpb_schedule_too_late(&c->e->sched, now - deadline))
 		c->e->stats->late_timeouts++;
+	if (c->state == CONN_HANDSHAKE)
+		c->e->stats->tls_handshake_timeouts++;
 	/* The connection failed at its deadline; how late the loop noticed
 	 * is the self-check's business (late_timeouts), not latency's. */
 	conn_fail_at(c, TCPB_CAUSE_TIMEOUT, 0, deadline);
@@ -286,8 +428,7 @@ engine_start_conn(struct tcpb_engine *e, uint64_t offset, uint64_t now)
 	struct conn *c = e->free_list;
 	const struct tcpb_addr *src;
 	uint64_t sched = e->sched.t0_ns + offset, late = now > sched ? now - sched : 0;
-	uint16_t id;
-	int in_progress = 0;
+	int in_progress = 0, one = 1;
 
 	tcpb_stats_start(e->stats, offset, late, tcpb_schedule_too_late(&e->sched, late));
 	e->last_start_ns = now > e->sched.t0_ns ? now - e->sched.t0_ns : 0;
@@ -308,18 +449,26 @@ engine_start_conn(struct tcpb_engine *e, uint64_t offset, uint64_t now)
 	c->state = CONN_CONNECTING;
 	c->offset_ns = offset;
 	c->start_ns = now;
-	c->q = &e->ql->q[e->qnext];
+	c->ssl = NULL;
+	c->tls_offered = 0;
+	c->qfirst = e->qnext;
 	e->qnext = (e->qnext + e->qstep) % e->ql->n;
-	id = engine_random_id(e);
-	c->head[0] = c->q->wire[0];
-	c->head[1] = c->q->wire[1];
-	c->head[2] = (uint8_t)(id >> 8);
-	c->head[3] = (uint8_t)id;
+	c->id0 = engine_random_id(e);
+	c->nq = e->o->queries_per_conn;
+	c->answered = c->nsent = 0;
+	c->answered_mask = 0;
 	c->sent = c->got = c->need = 0;
 	src = tcpb_sources_next(e->src);
 	c->fd = tcpb_conn_open(&e->dst, src, e->o->rst_close, &in_progress);
 	if (c->fd < 0) {
 		conn_fail(c, tcpb_cause_of_errno(errno), errno);
+		return;
+	}
+	/* TLS writes its Finished and the first query back to back: with
+	 * Nagle the query would wait for the ACK of the Finished, a delayed
+	 * ACK (40 ms) at the server. DoT clients send without delay. */
+	if (e->tls && setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0) {
+		conn_fail(c, TCPB_CAUSE_LOCAL, errno);
 		return;
 	}
 	if (evtimer_add(&c->tmo, e->tmo_tv) < 0) {
@@ -332,14 +481,12 @@ engine_start_conn(struct tcpb_engine *e, uint64_t offset, uint64_t now)
 		conn_fail(c, TCPB_CAUSE_LOCAL, errno);
 		return;
 	}
-	if (in_progress) {
+	if (in_progress)
 		c->state = CONN_CONNECTING;
-	} else {
-		tcpb_hist_record(&e->stats->connect_us, (tcpb_now_ns() - now) / 1000);
-		c->state = CONN_SENDING;
-		conn_send(c);
-	}
+	else
+		conn_connected(c, tcpb_now_ns());
 }
+
 
 static void
 engine_stop_scheduling(struct tcpb_engine *e)
@@ -443,8 +590,8 @@ engine_signal_cb(evutil_socket_t sig, short what, void *arg)
 
 struct tcpb_engine *
 tcpb_engine_create(const struct tcpb_options *o, struct tcpb_querylist *ql,
-	struct tcpb_sources *src, const struct tcpb_addr *dst, struct tcpb_stats *stats,
-	unsigned worker, unsigned nworkers, char *err, size_t errlen)
+	struct tcpb_sources *src, const struct tcpb_addr *dst, struct tcpb_tls *tls,
+	struct tcpb_stats *stats, unsigned worker, unsigned nworkers, char *err, size_t errlen)
 {
 	struct tcpb_engine *e;
 	struct event_config *cfg;
@@ -461,6 +608,7 @@ tcpb_engine_create(const struct tcpb_options *o, struct tcpb_querylist *ql,
 	e->ql = ql;
 	e->src = src;
 	e->dst = *dst;
+	e->tls = tls;
 	e->stats = stats;
 	e->tick_fd = -1;
 	e->timeout_ns = (uint64_t)o->timeout_ms * 1000000u;
@@ -473,6 +621,15 @@ tcpb_engine_create(const struct tcpb_options *o, struct tcpb_querylist *ql,
 	}
 	tcpb_schedule_set_class(&e->sched, worker, nworkers);
 	tcpb_sources_set_class(src, worker, nworkers);
+	for (i = 0; i < ql->n; i++)
+		if (ql->q[i].len > e->out_cap)
+			e->out_cap = ql->q[i].len;
+	e->out_cap *= o->queries_per_conn ? o->queries_per_conn : 1;
+	e->out = malloc(e->out_cap ? e->out_cap : 1);
+	if (!e->out) {
+		snprintf(err, errlen, "malloc: %s", strerror(errno));
+		goto fail;
+	}
 	e->qnext = worker % ql->n;
 	e->qstep = nworkers % ql->n;
 	if (getrandom(&e->rng, sizeof(e->rng), 0) != sizeof(e->rng) || e->rng == 0)
@@ -612,6 +769,7 @@ tcpb_engine_free(struct tcpb_engine *e)
 			if (e->pool[i].state != CONN_FREE) {
 				event_del(&e->pool[i].io);
 				event_del(&e->pool[i].tmo);
+				tcpb_tls_conn_close(e->pool[i].ssl, 0);
 				if (e->pool[i].fd >= 0)
 					close(e->pool[i].fd);
 			}
@@ -627,5 +785,6 @@ tcpb_engine_free(struct tcpb_engine *e)
 		event_free(e->sigterm);
 	if (e->base)
 		event_base_free(e->base);
+	free(e->out);
 	free(e);
 }

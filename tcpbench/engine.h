@@ -24,14 +24,16 @@
 #include "network.h"
 #include "schedule.h"
 #include "stats.h"
+#include "tls.h"
 
 struct tcpb_engine;
 
 /* The engine of worker `worker` of `nworkers` (connections i with
- * i mod nworkers == worker). src is modified (its round robin). */
+ * i mod nworkers == worker). src is modified (its round robin). tls:
+ * the TLS client context (--tls), else NULL. */
 struct tcpb_engine *tcpb_engine_create(const struct tcpb_options *o,
 	struct tcpb_querylist *ql, struct tcpb_sources *src, const struct tcpb_addr *dst,
-	struct tcpb_stats *stats, unsigned worker, unsigned nworkers,
+	struct tcpb_tls *tls, struct tcpb_stats *stats, unsigned worker, unsigned nworkers,
 	char *err, size_t errlen);
 /* Run the whole schedule from t0 (CLOCK_MONOTONIC, ns); 0, or -1 with a
  * message. SIGINT and SIGTERM are taken by the engine and unblocked here. */

@@ -20,7 +20,8 @@ tcpb_options_usage(FILE *f)
 "                [-b SOURCE_PREFIX_OR_LIST] [--json FILE|-] [--margin PCT]\n"
 "                [--rst-close] [--quiet] [--tick-us U] [--max-burst N]\n"
 "                [--series-ms M] [-w WORKERS] [--start-at EPOCH.FRACTION]\n"
-"                [--allow-range CIDR]...\n"
+"                [--allow-range CIDR]... [--queries-per-conn N [--pipeline]]\n"
+"                [--tls [--tls-ca FILE] [--tls-name NAME] [--tls-resume]]\n"
 "  One new TCP connection per query, started open-loop at t0 + i/RATE.\n"
 "  -s ADDR       server address (numeric IPv4 or IPv6); only loopback\n"
 "                (127.0.0.0/8, ::1), the benchmarking ranges 198.18.0.0/15\n"
@@ -48,6 +49,16 @@ tcpb_options_usage(FILE *f)
 "  --allow-range CIDR  a real lab's own range the server may be in\n"
 "                (repeatable; several CIDRs separated by spaces or commas;\n"
 "                at most a /8 or /16 each); anything else: exit 1, no packet\n"
+"  --queries-per-conn N  N queries (1..64) on each connection, the next N\n"
+"                of the list, each sent when the one before is answered;\n"
+"                the connection succeeds when all N are answered (1)\n"
+"  --pipeline    send a connection's N queries at once (RFC 7766 6.2.1.1)\n"
+"  --tls         DNS over TLS (RFC 7858), port 853 unless -p; failures of\n"
+"                the handshake and of the certificate are counted causes\n"
+"  --tls-ca FILE verify the server's certificate against the CAs in FILE\n"
+"                (its IP address, or --tls-name); without it, no check\n"
+"  --tls-name N  the name the certificate must carry (also sent as SNI)\n"
+"  --tls-resume  resume sessions: offer the newest ticket the server sent\n"
 "exit: 0 valid run, 1 error (also: a worker died), 3 generator-limited\n"
 "      (self-check failed: late starts or timeouts, pool, burst over --max-burst),\n"
 "      4 interrupted (SIGINT/SIGTERM; results written, marked interrupted)\n");
@@ -71,7 +82,8 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 	char *err, size_t errlen)
 {
 	enum { OPT_JSON = 256, OPT_MARGIN, OPT_RST, OPT_QUIET, OPT_STALL, OPT_SRCMAX,
-		OPT_TICK, OPT_BURST, OPT_SERIES, OPT_START, OPT_ALLOW };
+		OPT_TICK, OPT_BURST, OPT_SERIES, OPT_START, OPT_ALLOW,
+		OPT_QPC, OPT_TLS, OPT_TLS_CA, OPT_TLS_NAME, OPT_TLS_RESUME, OPT_PIPELINE };
 	static const struct option longopts[] = {
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "margin", required_argument, NULL, OPT_MARGIN },
@@ -84,12 +96,18 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 		{ "series-ms", required_argument, NULL, OPT_SERIES },
 		{ "start-at", required_argument, NULL, OPT_START },
 		{ "allow-range", required_argument, NULL, OPT_ALLOW },
+		{ "queries-per-conn", required_argument, NULL, OPT_QPC },
+		{ "pipeline", no_argument, NULL, OPT_PIPELINE },
+		{ "tls", no_argument, NULL, OPT_TLS },
+		{ "tls-ca", required_argument, NULL, OPT_TLS_CA },
+		{ "tls-name", required_argument, NULL, OPT_TLS_NAME },
+		{ "tls-resume", no_argument, NULL, OPT_TLS_RESUME },
 		{ "workers", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long u;
-	int c;
+	int c, port_set = 0;
 
 	memset(o, 0, sizeof(*o));
 	rb_target_init(&o->target);
@@ -103,6 +121,7 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 	o->max_burst = 64;
 	o->series_ms = 100;
 	o->workers = 1;
+	o->queries_per_conn = 1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":s:p:r:d:t:q:n:e:DRb:w:h", longopts, NULL)) != -1) {
@@ -112,6 +131,7 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 			if (rb_parse_uint(optarg, 65535, &u) < 0 || u == 0)
 				goto bad;
 			o->port = (unsigned)u;
+			port_set = 1;
 			break;
 		case 'r':
 			if (rb_parse_double(optarg, &o->rate) < 0 || !(o->rate > 0))
@@ -185,6 +205,20 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 				return -1;
 			break;
 		}
+		case OPT_QPC:
+			if (rb_parse_uint(optarg, TCPB_QPC_MAX, &u) < 0 || u == 0)
+				goto bad;
+			o->queries_per_conn = (unsigned)u;
+			break;
+		case OPT_PIPELINE: o->pipeline = 1; break;
+		case OPT_TLS: o->tls = 1; break;
+		case OPT_TLS_CA: o->tls_ca = optarg; break;
+		case OPT_TLS_NAME:
+			if (!*optarg)
+				goto bad;
+			o->tls_name = optarg;
+			break;
+		case OPT_TLS_RESUME: o->tls_resume = 1; break;
 		case 'h':
 			tcpb_options_usage(stdout);
 			return 1;
@@ -214,6 +248,12 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 	}
 	if (!o->queryfile && !o->single)
 		o->single = "./SOA";
+	if (!o->tls && (o->tls_ca || o->tls_name || o->tls_resume)) {
+		snprintf(err, errlen, "--tls-ca, --tls-name and --tls-resume need --tls");
+		return -1;
+	}
+	if (o->tls && !port_set)
+		o->port = 853;
 	/* A start may be up to one tick late by design; a margin shorter
 	 * than that would make every run generator-limited. */
 	if ((double)o->timeout_ms * 1000.0 * o->margin_pct / 100.0 < (double)o->tick_us) {

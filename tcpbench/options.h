@@ -6,7 +6,8 @@
  *            [-b SOURCE_PREFIX_OR_LIST] [--json FILE|-] [--margin PCT]
  *            [--rst-close] [--quiet] [--tick-us U] [--max-burst N]
  *            [--series-ms M] [-w WORKERS] [--start-at EPOCH.FRACTION]
- *            [--allow-range CIDR]...
+ *            [--allow-range CIDR]... [--queries-per-conn N [--pipeline]]
+ *            [--tls [--tls-ca FILE] [--tls-name NAME] [--tls-resume]]
  *
  * The server must be an address the target guard allows
  * (analysis/target.h): loopback, the benchmarking ranges, or a lab range
@@ -20,6 +21,7 @@
 #include "../analysis/target.h"
 
 #define TCPB_WORKERS_MAX 256
+#define TCPB_QPC_MAX 64         /* most queries per connection */
 
 struct tcpb_options {
 	const char *server;
@@ -46,6 +48,12 @@ struct tcpb_options {
 	int has_start_at;
 	long double start_at;   /* --start-at: CLOCK_REALTIME of t0, seconds */
 	struct rb_target target; /* the guard, with the --allow-range ranges */
+	unsigned queries_per_conn; /* on each connection (1) */
+	int pipeline;           /* all of them at once, not one per answer */
+	int tls;                /* --tls: DNS over TLS (port 853 unless -p) */
+	const char *tls_ca;     /* verify against these CAs (NULL: no check) */
+	const char *tls_name;   /* verify this name, send it as SNI */
+	int tls_resume;         /* offer the newest session ticket */
 };
 
 /* Parse argv. Returns 0, 1 when help was asked for (printed), or -1 with

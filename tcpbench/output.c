@@ -109,6 +109,40 @@ json_workers(FILE *f, const struct tcpb_report *r)
 	fprintf(f, "\n  ],\n");
 }
 
+/* "tls": what the handshakes did (null without --tls). */
+static void
+json_tls(FILE *f, const struct tcpb_report *r)
+{
+	const struct tcpb_stats *s = r->s;
+	const struct tcpb_options *o = r->o;
+	if (!o->tls) {
+		fprintf(f, "  \"tls\": null,\n");
+		return;
+	}
+	fprintf(f, "  \"tls\": {\"verify\": %s, \"ca_file\": ", o->tls_ca ? "true" : "false");
+	ds_json_string(f, o->tls_ca ? o->tls_ca : "");
+	fprintf(f, ", \"name\": ");
+	ds_json_string(f, o->tls_name ? o->tls_name : o->server);
+	fprintf(f, ", \"resume\": %s, \"handshakes\": %llu, \"resumed\": %llu, "
+		"\"offered\": %llu, \"full\": %llu, \"handshake_timeouts\": %llu, "
+		"\"failed_handshake\": %llu, \"failed_certificate\": %llu, \"version\": ",
+		o->tls_resume ? "true" : "false",
+		(unsigned long long)s->tls_handshakes, (unsigned long long)s->tls_resumed,
+		(unsigned long long)s->tls_offered,
+		(unsigned long long)(s->tls_handshakes - s->tls_resumed),
+		(unsigned long long)s->tls_handshake_timeouts,
+		(unsigned long long)s->cause[TCPB_CAUSE_HANDSHAKE],
+		(unsigned long long)s->cause[TCPB_CAUSE_CERTIFICATE]);
+	ds_json_string(f, s->tls_version);
+	fprintf(f, ", \"cipher\": ");
+	ds_json_string(f, s->tls_cipher);
+	fprintf(f, ", \"first_error\": ");
+	ds_json_string(f, s->tls_error);
+	fprintf(f, ",\n    \"handshake_us\": ");
+	tcpb_output_hist(f, &s->handshake_us);
+	fprintf(f, "},\n");
+}
+
 void
 tcpb_output_json(FILE *f, const struct tcpb_report *r)
 {
@@ -126,6 +160,8 @@ tcpb_output_json(FILE *f, const struct tcpb_report *r)
 	ds_json_string(f, o->queryfile ? o->queryfile : o->single);
 	fprintf(f, ",\n  \"queries\": %zu,\n  \"unknown_query_tokens\": %llu,\n",
 		r->nqueries, (unsigned long long)r->unknown_tokens);
+	fprintf(f, "  \"transport\": \"%s\",\n  \"queries_per_conn\": %u,\n  \"pipeline\": %s,\n",
+		o->tls ? "tls" : "tcp", o->queries_per_conn, o->pipeline ? "true" : "false");
 	fprintf(f, "  \"sources\": %zu,\n  \"rst_close\": %s,\n", r->nsources,
 		o->rst_close ? "true" : "false");
 	fprintf(f, "  \"target_rate\": %.6g,\n  \"duration_s\": %.6g,\n  \"timeout_ms\": %u,\n",
@@ -177,6 +213,10 @@ tcpb_output_json(FILE *f, const struct tcpb_report *r)
 	json_hist(f, "latency_us", &s->latency_us);
 	json_hist(f, "answered_latency_us", &s->answered_us);
 	json_hist(f, "connect_latency_us", &s->connect_us);
+	fprintf(f, "  \"queries_sent\": %llu,\n  \"answers\": %llu,\n",
+		(unsigned long long)s->queries_sent, (unsigned long long)s->answers);
+	json_hist(f, "query_latency_us", &s->query_us);
+	json_tls(f, r);
 	fprintf(f, "  \"elapsed_s\": %.6f,\n", r->elapsed_s);
 	fprintf(f, "  \"offered_rate\": %.1f,\n",
 		r->last_start_s > 0 && s->attempted > 1 ? (double)(s->attempted - 1) / r->last_start_s : 0.0);
@@ -227,8 +267,8 @@ tcpb_output_text(FILE *f, const struct tcpb_report *r)
 	int nreasons = report_reasons(r, reasons), i;
 	size_t c;
 	unsigned k;
-	fprintf(f, "tcpbench: %s port %u, %g conn/s for %gs, timeout %ums, %u worker%s%s\n",
-		r->o->server, r->o->port, r->o->rate, r->o->duration_s, r->o->timeout_ms,
+	fprintf(f, "tcpbench: %s%s port %u, %g conn/s for %gs, timeout %ums, %u worker%s%s\n",
+		r->o->tls ? "TLS " : "", r->o->server, r->o->port, r->o->rate, r->o->duration_s, r->o->timeout_ms,
 		r->ws->n, r->ws->n == 1 ? "" : "s", r->interrupted ? " (INTERRUPTED)" : "");
 	fprintf(f, "  attempted %llu of %llu scheduled, succeeded %llu, failed %llu",
 		(unsigned long long)s->attempted, (unsigned long long)r->scheduled,
@@ -248,6 +288,24 @@ tcpb_output_text(FILE *f, const struct tcpb_report *r)
 		(unsigned long long)tcpb_hist_quantile(&s->answered_us, 0.5),
 		(unsigned long long)tcpb_hist_quantile(&s->answered_us, 0.99),
 		(unsigned long long)s->answered_us.max);
+	if (r->o->queries_per_conn > 1)
+		fprintf(f, "  %u queries per connection%s: %llu sent, %llu answered; per query from "
+			"its connection's scheduled start (us): p50 %llu p99 %llu\n",
+			r->o->queries_per_conn, r->o->pipeline ? " (pipelined)" : "",
+			(unsigned long long)s->queries_sent,
+			(unsigned long long)s->answers,
+			(unsigned long long)tcpb_hist_quantile(&s->query_us, 0.5),
+			(unsigned long long)tcpb_hist_quantile(&s->query_us, 0.99));
+	if (r->o->tls)
+		fprintf(f, "  TLS %s %s: %llu handshakes, %llu resumed (%llu offered), %llu timed out "
+			"in the handshake; handshake (us) p50 %llu p99 %llu%s%s\n",
+			s->tls_version[0] ? s->tls_version : "-", s->tls_cipher,
+			(unsigned long long)s->tls_handshakes, (unsigned long long)s->tls_resumed,
+			(unsigned long long)s->tls_offered,
+			(unsigned long long)s->tls_handshake_timeouts,
+			(unsigned long long)tcpb_hist_quantile(&s->handshake_us, 0.5),
+			(unsigned long long)tcpb_hist_quantile(&s->handshake_us, 0.99),
+			s->tls_error[0] ? "; first failure: " : "", s->tls_error);
 	fprintf(f, "  start lateness (us): p50 %llu p99 %llu max %llu; margin %.0f\n",
 		(unsigned long long)tcpb_hist_quantile(&s->lateness_us, 0.5),
 		(unsigned long long)tcpb_hist_quantile(&s->lateness_us, 0.99),

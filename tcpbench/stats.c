@@ -2,11 +2,13 @@
  * stats.c -- outcome counters, histograms and the time series; see stats.h.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "stats.h"
 
 static const char *cause_names[TCPB_CAUSE_N] = {
-	"timeout", "refused", "reset", "short", "bad", "local", "unreachable", "other"
+	"timeout", "refused", "reset", "short", "bad", "local", "unreachable", "handshake",
+	"certificate", "other"
 };
 
 const char *
@@ -30,6 +32,8 @@ tcpb_stats_init(struct tcpb_stats *s, struct tcpb_slot *slot, size_t nslot, unsi
 	tcpb_hist_init(&s->answered_us);
 	tcpb_hist_init(&s->connect_us);
 	tcpb_hist_init(&s->lateness_us);
+	tcpb_hist_init(&s->query_us);
+	tcpb_hist_init(&s->handshake_us);
 	s->slot = slot;
 	s->nslot = nslot;
 	s->slot_ns = (uint64_t)(slot_ms ? slot_ms : 1) * 1000000u;
@@ -104,6 +108,36 @@ tcpb_stats_failure(struct tcpb_stats *s, uint64_t offset_ns, enum tcpb_cause c, 
 	tcpb_hist_record(&s->latency_us, latency_ns / 1000);
 }
 
+void
+tcpb_stats_answer(struct tcpb_stats *s, uint64_t latency_ns)
+{
+	s->answers++;
+	tcpb_hist_record(&s->query_us, latency_ns / 1000);
+}
+
+void
+tcpb_stats_handshake(struct tcpb_stats *s, uint64_t handshake_ns, int offered, int resumed,
+	const char *version, const char *cipher)
+{
+	s->tls_handshakes++;
+	if (offered)
+		s->tls_offered++;
+	if (resumed)
+		s->tls_resumed++;
+	tcpb_hist_record(&s->handshake_us, handshake_ns / 1000);
+	if (!s->tls_version[0] && version)
+		snprintf(s->tls_version, sizeof(s->tls_version), "%s", version);
+	if (!s->tls_cipher[0] && cipher)
+		snprintf(s->tls_cipher, sizeof(s->tls_cipher), "%s", cipher);
+}
+
+void
+tcpb_stats_tls_error(struct tcpb_stats *s, const char *msg)
+{
+	if (!s->tls_error[0] && msg)
+		snprintf(s->tls_error, sizeof(s->tls_error), "%s", msg);
+}
+
 int
 tcpb_stats_valid(const struct tcpb_stats *s)
 {
@@ -142,6 +176,20 @@ tcpb_stats_merge(struct tcpb_stats *dst, const struct tcpb_stats *src)
 	tcpb_hist_merge(&dst->answered_us, &src->answered_us);
 	tcpb_hist_merge(&dst->connect_us, &src->connect_us);
 	tcpb_hist_merge(&dst->lateness_us, &src->lateness_us);
+	dst->queries_sent += src->queries_sent;
+	dst->answers += src->answers;
+	tcpb_hist_merge(&dst->query_us, &src->query_us);
+	dst->tls_handshakes += src->tls_handshakes;
+	dst->tls_resumed += src->tls_resumed;
+	dst->tls_offered += src->tls_offered;
+	dst->tls_handshake_timeouts += src->tls_handshake_timeouts;
+	tcpb_hist_merge(&dst->handshake_us, &src->handshake_us);
+	if (!dst->tls_version[0])
+		memcpy(dst->tls_version, src->tls_version, sizeof(dst->tls_version));
+	if (!dst->tls_cipher[0])
+		memcpy(dst->tls_cipher, src->tls_cipher, sizeof(dst->tls_cipher));
+	if (!dst->tls_error[0])
+		memcpy(dst->tls_error, src->tls_error, sizeof(dst->tls_error));
 	for (i = 0; i < n; i++) {
 		struct tcpb_slot *d = &dst->slot[i];
 		const struct tcpb_slot *s = &src->slot[i];

@@ -26,6 +26,8 @@ enum tcpb_cause {
 	TCPB_CAUSE_BAD,           /* answer with wrong ID, QR clear, too short */
 	TCPB_CAUSE_LOCAL,         /* local resource: EMFILE, EADDRNOTAVAIL, ... */
 	TCPB_CAUSE_UNREACHABLE,   /* ENETUNREACH, EHOSTUNREACH */
+	TCPB_CAUSE_HANDSHAKE,     /* TLS handshake failed (alert, not TLS, closed) */
+	TCPB_CAUSE_CERTIFICATE,   /* TLS: the server's certificate did not verify */
 	TCPB_CAUSE_OTHER,
 	TCPB_CAUSE_N
 };
@@ -57,6 +59,19 @@ struct tcpb_stats {
 	struct tcpb_hist latency_us;    /* every finished connection */
 	struct tcpb_hist answered_us;   /* successes only */
 	struct tcpb_hist connect_us, lateness_us;
+	/* Queries (--queries-per-conn N: N per connection). */
+	uint64_t queries_sent;          /* queries written whole */
+	uint64_t answers;               /* answers that passed the check */
+	struct tcpb_hist query_us;      /* each answer, from its connection's
+	                                 * scheduled start */
+	/* TLS (--tls). */
+	uint64_t tls_handshakes;        /* handshakes completed */
+	uint64_t tls_resumed;           /* of them, the session resumed */
+	uint64_t tls_offered;           /* handshakes that offered a session */
+	uint64_t tls_handshake_timeouts; /* timeouts before the handshake ended */
+	struct tcpb_hist handshake_us;  /* TCP connected to handshake done */
+	char tls_version[16], tls_cipher[64]; /* of the first handshake */
+	char tls_error[192];            /* the first TLS failure's message */
 	struct tcpb_slot *slot;         /* the caller's array */
 	size_t nslot;
 	uint64_t slot_ns;
@@ -82,6 +97,15 @@ void tcpb_stats_wakeup(struct tcpb_stats *s, uint64_t offset_ns, uint64_t due,
 void tcpb_stats_success(struct tcpb_stats *s, uint64_t offset_ns, uint64_t latency_ns);
 void tcpb_stats_failure(struct tcpb_stats *s, uint64_t offset_ns, enum tcpb_cause c, int err,
 	uint64_t latency_ns);
+/* One answer of a connection passed the check (latency from the
+ * connection's scheduled start). */
+void tcpb_stats_answer(struct tcpb_stats *s, uint64_t latency_ns);
+/* A TLS handshake finished after handshake_ns; offered/resumed: a
+ * session was offered / the server resumed it. */
+void tcpb_stats_handshake(struct tcpb_stats *s, uint64_t handshake_ns, int offered,
+	int resumed, const char *version, const char *cipher);
+/* The message of a TLS failure (the first is kept). */
+void tcpb_stats_tls_error(struct tcpb_stats *s, const char *msg);
 /* The self-check: no late start, no late timeout, no start without a
  * free slot, no wake-up with more connections due than --max-burst. */
 int tcpb_stats_valid(const struct tcpb_stats *s);

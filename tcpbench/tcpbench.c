@@ -1,7 +1,7 @@
 /*
  * tcpbench.c -- main: a DNS-over-TCP connection-rate generator for the
- * root-server capacity benchmarks (issue 8). One new TCP connection per
- * query, open loop in absolute time, with the paper's self-check that
+ * root-server capacity benchmarks (issue 8). One new TCP (or, with --tls,
+ * TLS: tls.h) connection per query (or per --queries-per-conn queries), open loop in absolute time, with the paper's self-check that
  * every connection started within a margin of its scheduled time, spread
  * over worker processes (worker.h) whose results are merged here.
  *
@@ -22,6 +22,7 @@
 #include "query.h"
 #include "schedule.h"
 #include "stats.h"
+#include "tls.h"
 #include "worker.h"
 
 #define TCPB_EXIT_OK 0
@@ -128,6 +129,7 @@ main(int argc, char **argv)
 	struct tcpb_workers ws;
 	struct tcpb_report r;
 	struct rusage self, children;
+	struct tcpb_tls *tls = NULL;
 	char err[1024];
 	uint64_t need, nofile = 0, t0 = 0, end = 0, last = 0;
 	long double t0_real = 0;
@@ -158,6 +160,11 @@ main(int argc, char **argv)
 	if (rb_target_check_sockaddr(&o.target, (const struct sockaddr *)&dst.sa,
 		err, sizeof(err)) < 0)
 		goto error;
+	/* The TLS context before any worker: a CA file that does not load
+	 * is an error here, not a run of certificate failures. */
+	if (o.tls && !(tls = tcpb_tls_create(o.tls_ca, o.tls_name, o.server, o.tls_resume,
+		err, sizeof(err))))
+		goto error;
 	if (o.sources && tcpb_sources_parse(&src, o.sources, dst.sa.ss_family,
 		o.sources_max, err, sizeof(err)) < 0)
 		goto error;
@@ -179,7 +186,7 @@ main(int argc, char **argv)
 	tcpb_stats_init(&stats, slots, nslot, o.series_ms);
 	if (choose_t0(&o, &t0, &t0_real, err, sizeof(err)) < 0)
 		goto error;
-	if (tcpb_workers_run(&ws, &o, &ql, &src, &dst, t0, err, sizeof(err)) < 0)
+	if (tcpb_workers_run(&ws, &o, &ql, &src, &dst, tls, t0, err, sizeof(err)) < 0)
 		goto error;
 	getrusage(RUSAGE_SELF, &self);
 	getrusage(RUSAGE_CHILDREN, &children);
@@ -227,6 +234,7 @@ error:
 	rc = TCPB_EXIT_ERROR;
 out:
 	tcpb_workers_free(&ws);
+	tcpb_tls_free(tls);
 	free(slots);
 	tcpb_sources_free(&src);
 	tcpb_querylist_free(&ql);

@@ -1,7 +1,7 @@
 # tcpbench.mk -- the DNS-over-TCP connection-rate generator (issue 8).
 # Included by the top Makefile; see docs/tcpbench.md.
 
-TCPB_LIBS := $(shell pkg-config --libs libevent ldns 2>/dev/null) -lm
+TCPB_LIBS := $(shell pkg-config --libs libevent ldns openssl 2>/dev/null) -lm
 # From analysis/ (shared with dnsstat, rbsample, udpreplay): json.c,
 # escaped JSON strings; outfile.c, results written whole or not at all;
 # numparse.c, strict numbers; target.c, the target guard (only tcpbench
@@ -9,7 +9,7 @@ TCPB_LIBS := $(shell pkg-config --libs libevent ldns 2>/dev/null) -lm
 TCPB_SHARED := analysis/json.c analysis/outfile.c analysis/numparse.c
 TCPB_MODULES := tcpbench/options.c tcpbench/network.c tcpbench/query.c \
                 tcpbench/schedule.c tcpbench/stats.c tcpbench/histogram.c \
-                tcpbench/output.c tcpbench/engine.c tcpbench/worker.c \
+                tcpbench/output.c tcpbench/engine.c tcpbench/worker.c tcpbench/tls.c \
                 analysis/target.c $(TCPB_SHARED)
 
 $(eval $(call c_program,tcpbench/tcpbench,tcpbench/tcpbench.c $(TCPB_MODULES),$(TCPB_LIBS)))

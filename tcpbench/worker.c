@@ -53,7 +53,7 @@ tv_seconds(const struct timeval *tv)
 static void
 worker_child(struct tcpb_workers *ws, unsigned k, const struct tcpb_options *o,
 	struct tcpb_querylist *ql, struct tcpb_sources *src, const struct tcpb_addr *dst,
-	uint64_t t0_ns, pid_t parent)
+	struct tcpb_tls *tls, uint64_t t0_ns, pid_t parent)
 {
 	struct tcpb_worker *w = &ws->w[k];
 	struct tcpb_engine *e = NULL;
@@ -76,7 +76,7 @@ worker_child(struct tcpb_workers *ws, unsigned k, const struct tcpb_options *o,
 		}
 	}
 	tcpb_stats_init(&w->stats, ws->slot + (size_t)k * ws->nslot, ws->nslot, o->series_ms);
-	e = tcpb_engine_create(o, ql, src, dst, &w->stats, k, ws->n, err, sizeof(err));
+	e = tcpb_engine_create(o, ql, src, dst, tls, &w->stats, k, ws->n, err, sizeof(err));
 	if (!e)
 		goto out;
 	w->scheduled = tcpb_engine_scheduled(e);
@@ -214,7 +214,7 @@ worker_supervise(struct tcpb_workers *ws, const struct tcpb_options *o, int *liv
 int
 tcpb_workers_run(struct tcpb_workers *ws, const struct tcpb_options *o,
 	struct tcpb_querylist *ql, struct tcpb_sources *src, const struct tcpb_addr *dst,
-	uint64_t t0_ns, char *err, size_t errlen)
+	struct tcpb_tls *tls, uint64_t t0_ns, char *err, size_t errlen)
 {
 	static int cpus[CPU_SETSIZE];
 	sigset_t sigs, old;
@@ -262,7 +262,7 @@ tcpb_workers_run(struct tcpb_workers *ws, const struct tcpb_options *o,
 			break;
 		}
 		if (pid == 0)
-			worker_child(ws, k, o, ql, src, dst, t0_ns, parent);
+			worker_child(ws, k, o, ql, src, dst, tls, t0_ns, parent);
 		ws->w[k].pid = pid;
 		live[k] = 1;
 		nlive++;

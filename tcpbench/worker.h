@@ -21,6 +21,7 @@
 #include "options.h"
 #include "query.h"
 #include "stats.h"
+#include "tls.h"
 
 struct tcpb_worker {
 	pid_t pid;
@@ -49,10 +50,11 @@ struct tcpb_workers {
 /* Fork o->workers workers, run the schedule from t0_ns (CLOCK_MONOTONIC)
  * and wait for all of them. 0 when every worker left its result (perhaps
  * interrupted); -1 with a message when a worker could not be started,
- * failed or died (the others are stopped). */
+ * failed or died (the others are stopped). tls: the TLS client context
+ * (--tls; each worker has its own copy after the fork), else NULL. */
 int tcpb_workers_run(struct tcpb_workers *ws, const struct tcpb_options *o,
 	struct tcpb_querylist *ql, struct tcpb_sources *src, const struct tcpb_addr *dst,
-	uint64_t t0_ns, char *err, size_t errlen);
+	struct tcpb_tls *tls, uint64_t t0_ns, char *err, size_t errlen);
 void tcpb_workers_free(struct tcpb_workers *ws);
 
 #endif

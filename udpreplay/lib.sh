@@ -21,68 +21,98 @@ ur_default_zone() {
 
 # ur_mac_of ROLE IFNAME: the MAC address of a testbed interface.
 ur_mac_of() {
-    "$UR_TESTBED" exec "$1" -- ip -j link show dev "$2" | jq -er '.[0].address'
+    "$UR_TESTBED" mac "$1" "$2"
 }
 
-# ur_rewrite_for_testbed IN OUT PLAYER [SRC_CIDR4] [V6] [DST]: rewrite a
+# ur_rewrite_for_testbed IN OUT PLAYER [SRC_CIDR] [V6] [DST]: rewrite a
 # query capture for the testbed the way the paper did (§2.1): Ethernet
 # source = the player, destination = the router's client-VLAN MAC; IP
-# destination = the service address (or DST, IPv4 or IPv6, in place of
-# that family's service address); IP source = the Listener (so the answers
-# go there and the player only sends) or the addresses of SRC_CIDR4
-# (pseudo-NAT keeps the low host bits, so 198.18.4.0/28 gives 16 sources);
-# TTL 64 (captured queries may arrive with TTL 1); lengths and checksums
-# fixed. Only UDP queries to port 53 are kept. V6 = drop (default; the
-# paper replayed IPv4 only, and tcprewrite cannot turn IPv6 into IPv4) or
-# map (to 2001:2::53 from the Listener's IPv6 address). The target guard
-# checks the rewritten trace, packet by packet: every destination, and
-# every source (the answers go there), must be an address rootbench may
-# send to (RB_ALLOW_RANGES for a lab's own), else nothing is written and
-# it dies. Prints "kept N dropped_ipv6 M other_dropped K" on stdout;
-# writes OUT only whole.
+# destination = the service address of the packet's family (or DST, IPv4
+# or IPv6, in place of that family's service address); IP source = the
+# Listener (so the answers go there and the player only sends) or the
+# addresses of SRC_CIDR, an IPv4 or an IPv6 CIDR for that family's queries
+# (pseudo-NAT keeps the low host bits, so 198.18.4.0/28 gives 16 sources,
+# the player's 2001:2:0:4::/64 keeps the 64 host bits); TTL / hop limit
+# 64 (captured queries may arrive with TTL 1); lengths and checksums
+# fixed. Only UDP queries to port 53 are kept. V6 = drop (default,
+# FAMILY=4: the IPv4 queries only; the paper replayed IPv4 only, and
+# tcprewrite cannot turn IPv6 into IPv4), only (FAMILY=6: the IPv6 queries
+# only, to 2001:2::53 from the Listener's IPv6 address) or map
+# (FAMILY=both: both, each to its family's service address). The target
+# guard checks the rewritten trace, packet by packet: every destination,
+# and every source (the answers go there), must be an address rootbench
+# may send to (RB_ALLOW_RANGES for a lab's own), else nothing is written
+# and it dies. Prints "kept N dropped_ipv6 M other_dropped K" on stdout
+# ("kept N dropped_ipv4 M other_dropped K" for only); writes OUT only whole.
 ur_rewrite_for_testbed() {
     local in=$1 out=$2 player=$3 src=${4:-} v6mode=${5:-drop} dst=${6:-}
-    local dst4=$SERVICE4 dst6=$SERVICE6
+    local dst4=$SERVICE4 dst6=$SERVICE6 src4 src6
     need_tools tcprewrite tcpdump capinfos
     [ -r "$in" ] || die "rewrite: cannot read capture $in"
-    [ -n "$src" ] || src="$(role_addr4 listener)/32"
-    [[ $src == */* ]] || src="$src/32"
+    src4="$(role_addr4 listener)/32" src6="$(role_addr6 listener)/128"
+    if [ -n "$src" ]; then
+        case $src in
+            *:*) [[ $src == */* ]] || src="$src/128"; src6=$src ;;
+            *)   [[ $src == */* ]] || src="$src/32"; src4=$src ;;
+        esac
+    fi
     case $dst in
         "") ;;
         *:*) dst6=$dst ;;
         *) dst4=$dst ;;
     esac
-    local filter dstmap srcmap
+    local filter dstmap srcmap other_family
     case $v6mode in
-        drop) filter='ip and udp dst port 53'
-              dstmap="0.0.0.0/0:$dst4/32"; srcmap="0.0.0.0/0:$src" ;;
-        map)  filter='(ip or ip6) and udp dst port 53'
+        drop|4) v6mode=drop other_family='ip6 and udp dst port 53' filter='ip and udp dst port 53'
+              dstmap="0.0.0.0/0:$dst4/32"; srcmap="0.0.0.0/0:$src4" ;;
+        only|6) v6mode=only other_family='ip and udp dst port 53' filter='ip6 and udp dst port 53'
+              dstmap="[::/0]:[$dst6/128]"; srcmap="[::/0]:[$src6]" ;;
+        map|both) v6mode=map other_family='' filter='(ip or ip6) and udp dst port 53'
               dstmap="0.0.0.0/0:$dst4/32,[::/0]:[$dst6/128]"
-              srcmap="0.0.0.0/0:$src,[::/0]:[$(role_addr6 listener)/128]" ;;
-        *) die "rewrite: IPv6 mode '$v6mode' is neither drop nor map" ;;
+              srcmap="0.0.0.0/0:$src4,[::/0]:[$src6]" ;;
+        *) die "rewrite: IPv6 mode '$v6mode' is none of drop (4), only (6), map (both)" ;;
     esac
-    local smac dmac tmp total kept v6=0
+    local smac dmac tmp total kept other=0
     smac=$(ur_mac_of "$player" eth0) || die "rewrite: no MAC for $player (is testbed $RB_PREFIX up?)"
     dmac=$(ur_mac_of router ethc) || die "rewrite: no MAC for the router's client leg"
     tmp=$(mktemp "${out}.filtered.XXXXXX")
     tcpdump -r "$in" -w "$tmp" "$filter" 2>/dev/null || { rm -f "$tmp"; die "rewrite: cannot read $in as a packet capture"; }
     total=$(ur_count_packets "$in")
     kept=$(ur_count_packets "$tmp")
-    [ "$v6mode" = map ] || v6=$(tcpdump -r "$in" 'ip6 and udp dst port 53' 2>/dev/null | wc -l)
-    [ "${kept:-0}" -gt 0 ] || { rm -f "$tmp"; die "rewrite: $in holds no UDP queries to port 53"; }
+    [ -z "$other_family" ] || other=$(tcpdump -n -r "$in" "$other_family" 2>/dev/null | wc -l)
+    if [ "${kept:-0}" -eq 0 ]; then
+        rm -f "$tmp"
+        case $v6mode in
+            only) die "rewrite: $in holds no IPv6 UDP queries to port 53 (FAMILY=6 replays IPv6 queries only: make trace FAMILY=6, or a capture with IPv6 queries)" ;;
+            drop) [ "$other" -gt 0 ] && die "rewrite: $in holds IPv6 queries only ($other), no IPv4 UDP queries to port 53 (FAMILY=6 replays them)"
+                  die "rewrite: $in holds no UDP queries to port 53" ;;
+            *) die "rewrite: $in holds no UDP queries to port 53" ;;
+        esac
+    fi
     if ! tcprewrite --infile="$tmp" --outfile="$out.tmp" --dlt=enet \
             --enet-smac="$smac" --enet-dmac="$dmac" \
             --dstipmap="$dstmap" --srcipmap="$srcmap" \
             --ttl=64 --fixlen=del --fixcsum >/dev/null; then
         rm -f "$tmp" "$out.tmp"
-        die "rewrite: tcprewrite failed on $in (source $src, destination $dst4 / $dst6)"
+        die "rewrite: tcprewrite failed on $in (source $src4 / $src6, destination $dst4 / $dst6)"
     fi
     rm -f "$tmp"
+    # tcprewrite 4.4 writes 33:33:... (multicast) MACs on every IPv6 frame,
+    # whatever --enet-*mac say: set them again (udpreplay/setmac.c).
+    if [ "$v6mode" != drop ]; then
+        need_program "$UR_BUILD/pcap-setmac"
+        "$UR_BUILD/pcap-setmac" "$smac" "$dmac" "$out.tmp" "$out.tmp" \
+            || { rm -f "$out.tmp"; die "rewrite: cannot set the MAC addresses of $out.tmp"; }
+    fi
     # The target guard on what tcpreplay will send: the packets tcprewrite
     # wrote, not the settings that were meant to say where they go.
     target_check --pcap "$out.tmp" || { rm -f "$out.tmp"; die "rewrite: the rewritten trace: $TARGET_REFUSAL"; }
     mv "$out.tmp" "$out"
-    echo "kept $kept dropped_ipv6 $v6 other_dropped $((total - kept - v6))"
+    if [ "$v6mode" = only ]; then
+        echo "kept $kept dropped_ipv4 $other other_dropped $((total - kept - other))"
+    else
+        echo "kept $kept dropped_ipv6 $other other_dropped $((total - kept - other))"
+    fi
 }
 
 # ur_count_packets FILE: packets in a capture.
@@ -100,5 +130,5 @@ ur_replay() {
     target_guard --pcap "$file"
     limit=$(( count / pps + 30 ))
     timeout --kill-after=5 "$limit" "$UR_TESTBED" exec "$player" -- \
-        tcpreplay --intf1=eth0 --pps="$pps" --limit="$count" --loop=0 "$file"
+        tcpreplay --intf1="$("$UR_TESTBED" iface "$player")" --pps="$pps" --limit="$count" --loop=0 "$file"
 }

@@ -22,7 +22,9 @@
 #include "rng.h"
 #include "tlds.h"
 
-/* Client addresses: 198.19.0.0/16 (benchmarking range, RFC 2544). */
+/* Client addresses: 198.19.0.0/16 (benchmarking range, RFC 2544) and,
+ * for IPv6 queries, 2001:2:0:19::/64 (RFC 5180), where from-pcap maps a
+ * capture's IPv6 clients too. */
 #define UR_CLIENT_NET 0xc6130000u
 #define UR_CLIENTS_MAX 65536
 /* Trace start: a fixed time so the same seed gives the same file. */
@@ -38,7 +40,11 @@ usage(FILE *out)
 "  -p PROFILE    root-2016 (default) or paper-2010\n"
 "  -r RATE       mean queries per second, Poisson arrivals (default 2500)\n"
 "  -c CLIENTS    client addresses in 198.19.0.0/16, 1..65536 (default 10000)\n"
-"  -d ADDRESS    destination (service) address (default 198.18.0.53)\n"
+"  -d ADDRESS    IPv4 destination (service) address (default 198.18.0.53)\n"
+"  -D ADDRESS    IPv6 destination (service) address (default 2001:2::53)\n"
+"  -6 SHARE      share of queries from IPv6 clients (2001:2:0:19::/64) to the\n"
+"                IPv6 address, 0..1 (default 0: IPv4 only; 1: IPv6 only); the\n"
+"                queries' content does not depend on it\n"
 "  -z ZONEFILE   the served root zone: existing names use its TLDs\n"
 "  -o FILE       the pcap to write\n"
 "  -q FILE       the query list to write\n"
@@ -63,11 +69,22 @@ ur_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, const char 
 
 /* Pick a client: skewed, the busiest tenth of the clients sends ~46%. */
 static void
-ur_client_pick(ur_rng *r, uint64_t clients, ur_addr *a)
+ur_client_pick(ur_rng *r, uint64_t clients, int v6, ur_addr *a)
 {
 	double u = ur_rng_uniform(r);
 	uint32_t k = (uint32_t)((double)clients * u * u * u);
 	uint32_t ip = htonl(UR_CLIENT_NET + k);
+	memset(a, 0, sizeof(*a));
+	if (v6) {
+		/* 2001:2:0:19::K */
+		static const uint8_t net6[8] = { 0x20, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x19 };
+		a->family = AF_INET6;
+		memcpy(a->a, net6, 8);
+		memcpy(a->a + 12, &ip, 4);
+		a->a[12] = 0;
+		a->a[13] = 0;
+		return;
+	}
 	a->family = AF_INET;
 	memcpy(a->a, &ip, 4);
 }
@@ -75,10 +92,10 @@ ur_client_pick(ur_rng *r, uint64_t clients, ur_addr *a)
 int
 main(int argc, char **argv)
 {
-	uint64_t n = 1000000, seed = 1, clients = 10000, i;
-	double rate = 2500.0, t = 0.0;
+	uint64_t n = 1000000, seed = 1, clients = 10000, i, n6 = 0;
+	double rate = 2500.0, t = 0.0, v6share = 0.0;
 	const char *profile_name = "root-2016", *zonefile = NULL, *pcap_path = NULL,
-	    *qlist_path = NULL, *dst_str = "198.18.0.53";
+	    *qlist_path = NULL, *dst_str = "198.18.0.53", *dst6_str = "2001:2::53";
 	char *sets[64], err[1024];
 	int nsets = 0, print_profile = 0, c, k;
 	ur_profile profile;
@@ -87,14 +104,14 @@ main(int argc, char **argv)
 	ur_rng traffic;
 	ur_pcapout pcap;
 	struct rb_outfile qlist;
-	ur_addr src, dst;
+	ur_addr src, dst, dst6;
 	ur_query q;
 	struct timespec start, stop;
 	double secs;
 
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
-	while ((c = getopt_long(argc, argv, "n:s:p:r:c:d:z:o:q:S:Ph", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:s:p:r:c:d:D:6:z:o:q:S:Ph", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n': if (ur_parse_u64(optarg, 1, UINT64_C(1) << 40, &n, "N")) return 2; break;
 		case 's': if (ur_parse_u64(optarg, 0, UINT64_MAX, &seed, "SEED")) return 2; break;
@@ -107,6 +124,13 @@ main(int argc, char **argv)
 			break;
 		case 'c': if (ur_parse_u64(optarg, 1, UR_CLIENTS_MAX, &clients, "CLIENTS")) return 2; break;
 		case 'd': dst_str = optarg; break;
+		case 'D': dst6_str = optarg; break;
+		case '6':
+			if (rb_parse_double(optarg, &v6share) || !(v6share >= 0 && v6share <= 1)) {
+				fprintf(stderr, "tracegen: -6 SHARE '%s' must be a share of queries in 0..1\n", optarg);
+				return 2;
+			}
+			break;
 		case 'z': zonefile = optarg; break;
 		case 'o': pcap_path = optarg; break;
 		case 'q': qlist_path = optarg; break;
@@ -150,7 +174,11 @@ main(int argc, char **argv)
 		return 2;
 	}
 	if (ur_addr_parse(&dst, dst_str) || dst.family != AF_INET) {
-		fprintf(stderr, "tracegen: the destination must be an IPv4 address\n");
+		fprintf(stderr, "tracegen: the destination (-d) must be an IPv4 address\n");
+		return 2;
+	}
+	if (ur_addr_parse(&dst6, dst6_str) || dst6.family != AF_INET6) {
+		fprintf(stderr, "tracegen: the IPv6 destination (-D) must be an IPv6 address\n");
 		return 2;
 	}
 	if (ur_tlds_load(&tlds, zonefile))
@@ -177,7 +205,7 @@ main(int argc, char **argv)
 		size_t len = 0;
 		struct timeval ts;
 		double when;
-		int bad;
+		int bad, is6;
 
 		if (ur_qgen_next(&gen, &q))
 			goto fail;
@@ -193,9 +221,13 @@ main(int argc, char **argv)
 		when = UR_T0 + t;
 		ts.tv_sec = (time_t)when;
 		ts.tv_usec = (suseconds_t)((when - (double)ts.tv_sec) * 1e6);
-		ur_client_pick(&traffic, clients, &src);
+		/* The family is drawn only when asked for, so an IPv4-only
+		 * trace is the same file it always was. */
+		is6 = v6share >= 1.0 || (v6share > 0 && ur_rng_uniform(&traffic) < v6share);
+		ur_client_pick(&traffic, clients, is6, &src);
 		bad = ur_pcapout_udp(&pcap, &ts, &src, (uint16_t)(1024 + ur_rng_below(&traffic, 64512)),
-		    &dst, 53, wire, len);
+		    is6 ? &dst6 : &dst, 53, wire, len);
+		n6 += (uint64_t)is6;
 		if (!bad)
 			bad = ur_qlist_write(qlist.fp, pkt);
 		free(wire);
@@ -217,9 +249,9 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &stop);
 	secs = (double)(stop.tv_sec - start.tv_sec) + (double)(stop.tv_nsec - start.tv_nsec) / 1e9;
 	fprintf(stderr, "tracegen: %llu queries (profile %s, seed %llu, %.0f q/s over %.1f s of trace, "
-	    "%llu clients, %zu TLDs from %s) in %.2f s: %.0f queries generated per second\n",
+	    "%llu clients, %llu over IPv6, %zu TLDs from %s) in %.2f s: %.0f queries generated per second\n",
 	    (unsigned long long)n, profile.name, (unsigned long long)seed, rate, t,
-	    (unsigned long long)clients, tlds.n, zonefile, secs, secs > 0 ? (double)n / secs : 0.0);
+	    (unsigned long long)clients, (unsigned long long)n6, tlds.n, zonefile, secs, secs > 0 ? (double)n / secs : 0.0);
 	ur_tlds_free(&tlds);
 	return 0;
 fail:

@@ -1,6 +1,7 @@
 # udpreplay: query traffic for the UDP (and TCP) experiments (issue 4).
 #   make trace [N=1000000] [SEED=1] [PROFILE=root-2016] [RATE=2500] [CLIENTS=10000]
 #              [ZONE=zonefile] [TRACE_SET="-S key=value ..."]
+#              [FAMILY=4|6|both]   IPv4, IPv6 or half-IPv6 clients (docs/ipv6.md)
 #   make trace FROM_PCAP=capture.pcap[ng]
 #   make trace-bench [N=1000000]
 # write udpreplay/build/trace.pcap and udpreplay/build/trace.queries.
@@ -16,11 +17,14 @@ $(eval $(call c_program,udpreplay/build/tracegen,$(UR_COMMON) udpreplay/tracegen
 UR_CAPTURE := analysis/capture.c analysis/tcpflow.c udpreplay/extract.c
 
 $(eval $(call c_program,udpreplay/build/from-pcap,$(UR_COMMON) $(UR_CAPTURE) udpreplay/frompcap.c,$(UR_LIBS)))
+# pcap-setmac: the MAC addresses tcprewrite 4.4 cannot set on IPv6 frames.
+$(eval $(call c_program,udpreplay/build/pcap-setmac,udpreplay/setmac.c,$(UR_LIBS)))
 $(eval $(call c_unit_test,udpreplay/build/test-udpreplay,$(UR_COMMON) analysis/capture.c udpreplay/test_udpreplay.c,$(UR_LIBS)))
 
 # Binaries live in udpreplay/build/ (ignored by git) beside the traces.
 udpreplay/build/tracegen udpreplay/build/tracegen-san udpreplay/build/from-pcap \
-udpreplay/build/from-pcap-san udpreplay/build/test-udpreplay: | udpreplay/build
+udpreplay/build/from-pcap-san udpreplay/build/test-udpreplay \
+udpreplay/build/pcap-setmac udpreplay/build/pcap-setmac-san: | udpreplay/build
 udpreplay/build:
 	mkdir -p $@
 

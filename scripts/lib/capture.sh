@@ -20,8 +20,7 @@
 # capture_stop fails when tcpdump captured fewer packets than its filter
 # received or the kernel dropped some: the pcap is then incomplete.
 #
-# Source after common.sh, topology.sh and testbed.sh (ns_of, cpus_of,
-# TB_CONFIG); the testbed must be up.
+# Source after common.sh and topology.sh; the testbed must be up.
 
 declare -gA CAPTURE_PID=() CAPTURE_FILE=() CAPTURE_LOG=()
 
@@ -32,16 +31,12 @@ capture_start() {
     local name=$1 role=$2 iface=$3 file=$4 filter=$5 snaplen=${6:-128} pid i
     [ -z "${CAPTURE_PID[$name]:-}" ] || { warn "capture $name is already running"; return 1; }
     : > "$file.log"
-    # Not through in_ns: a shell function run with & is a subshell, and $!
-    # must be tcpdump itself (ip netns exec, setsid and taskset exec it).
-    # setsid: a Ctrl-C at the terminal must not end the capture before the
-    # experiment has stopped sending; capture_stop ends it.
-    # The role's CPUs come from the running testbed's configuration, read
-    # in a subshell so the caller's settings are left alone.
-    local cpus
-    cpus=$(. "$TB_CONFIG" && cpus_of "$role") || { warn "testbed '$RB_PREFIX' is not up"; return 1; }
-    ip netns exec "$(ns_of "$role")" setsid taskset -c "$cpus" tcpdump -i "$iface" -nn -U --immediate-mode -s "$snaplen" -B 16384 \
-        -w "$file" "$filter" 2>"$file.log" </dev/null &
+    # Through the testbed's command line (either backend): `testbed capture`
+    # execs tcpdump in the role's namespace, pinned to its CPUs and in a
+    # session of its own (a Ctrl-C at the terminal must not end the capture
+    # before the experiment has stopped sending; capture_stop ends it); a
+    # lab host's tcpdump is stopped and its pcap fetched at SIGTERM.
+    "$RB_TOP/scripts/testbed" capture "$role" "$iface" "$snaplen" "$file" "$filter" 2>"$file.log" </dev/null &
     pid=$!
     CAPTURE_PID[$name]=$pid CAPTURE_FILE[$name]=$file CAPTURE_LOG[$name]=$file.log
     for i in $(seq 100); do
@@ -49,7 +44,7 @@ capture_start() {
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.1
     done
-    warn "capture $name in $(ns_of "$role") did not start: $(tr '\n' ' ' < "$file.log")"
+    warn "capture $name in $role did not start: $(tr '\n' ' ' < "$file.log")"
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
     unset "CAPTURE_PID[$name]"
@@ -64,7 +59,7 @@ capture_start() {
 # them as having reached the wrong server).
 capture_own_filter() {
     local mac
-    mac=$(nsx "$1" cat "/sys/class/net/$2/address") || return 1
+    mac=$("$RB_TOP/scripts/testbed" mac "$1" "$2") || return 1
     echo "($3) and ether host $mac"
 }
 

@@ -11,7 +11,10 @@ warn() { printf '%s: warning: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2; }
 # put it in the summary of a failed run (last_error).
 die() {
     printf '%s: error: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2
-    [ -z "${RB_ERROR_FILE:-}" ] || printf '%s\n' "$*" >> "$RB_ERROR_FILE" 2>/dev/null || true
+    # one line there (a message quoting a tool's output spans several), so
+    # last_error gives the whole message, not its last line
+    local m="$*"
+    [ -z "${RB_ERROR_FILE:-}" ] || printf '%s\n' "${m//$'\n'/ | }" >> "$RB_ERROR_FILE" 2>/dev/null || true
     exit 1
 }
 

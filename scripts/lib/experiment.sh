@@ -36,3 +36,60 @@ exp_testbed_release() {
     fi
     return 0
 }
+
+# exp_servers_down ROLE...: the roles among ROLE... whose server daemon is
+# not running (killed or crashed), one a line, from the testbed's status.
+# A stopped (SIGSTOP) or stalled daemon is alive: it is the experiment's
+# to measure, not a fault of the rig.
+exp_servers_down() {
+    local st
+    st=$("$RB_TOP/scripts/testbed" status --json) || die "scripts/testbed status failed: is the testbed '$RB_PREFIX' still up?"
+    jq -r --arg roles "$*" '($roles | split(" ")) as $r
+        | .processes[] | select(.role as $x | $r | index($x)) | select(.running | not) | .role' <<<"$st"
+}
+
+# ---------------------------------------------------------------- family
+#
+# FAMILY=4|6|both (default 4): the address family an experiment measures
+# over. One run measures one family; FAMILY=both runs the experiment once
+# per family (exp_family_both). Results: IPv4 in <run>/<name>/, IPv6 in
+# <run>/<name>-v6/, each summary.json with "family": 4 or 6
+# (docs/results.md).
+
+# exp_family_read: validate FAMILY (4, 6, both; ipv4/ipv6 accepted) and set
+# FAMILY, FAMILY_SUFFIX ("" or "-v6") and FAMILY_SERVICE (the service
+# address of the family).
+exp_family_read() {
+    case ${FAMILY:-4} in
+        4|ipv4|v4) FAMILY=4 ;;
+        6|ipv6|v6) FAMILY=6 ;;
+        both) FAMILY=both ;;
+        *) die "FAMILY=$FAMILY: must be 4, 6 or both" ;;
+    esac
+    FAMILY_SUFFIX=""
+    [ "$FAMILY" = 6 ] && FAMILY_SUFFIX=-v6
+    if [ "$FAMILY" = 6 ]; then FAMILY_SERVICE=$SERVICE6; else FAMILY_SERVICE=$SERVICE4; fi
+    export FAMILY
+}
+
+# exp_family_both PROGRAM ARGS...: with FAMILY=both, run PROGRAM ARGS once
+# with FAMILY=4, then with FAMILY=6, in one run directory, and exit with
+# the first non-zero status (130 at once when the first was interrupted);
+# with FAMILY=4 or 6, return and let the caller run.
+exp_family_both() {
+    [ "$FAMILY" = both ] || return 0
+    local rc=0 rc6=0
+    export RB_RUN
+    log "FAMILY=both: IPv4, then IPv6"
+    FAMILY=4 "$@" || rc=$?
+    [ "$rc" -eq 130 ] && exit 130
+    FAMILY=6 "$@" || rc6=$?
+    [ "$rc" -ne 0 ] && exit "$rc"
+    exit "$rc6"
+}
+
+# exp_family_addr ROLE: the role's address in FAMILY.
+exp_family_addr() { if [ "$FAMILY" = 6 ]; then role_addr6 "$1"; else role_addr4 "$1"; fi; }
+
+# exp_family_block PLAYER: the player's client block in FAMILY.
+exp_family_block() { if [ "$FAMILY" = 6 ]; then player_block6 "$1"; else player_block4 "$1"; fi; }

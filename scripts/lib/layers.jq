@@ -40,11 +40,13 @@ def softnet_drops($cpus): . as $s | [$cpus[] as $c | $s.cpu[$c].softnet.dropped 
 # daemon lost in one run, from the sampler summary (input) and
 # $ctx = {players: [ROLE], servers: [ROLE], cpus: {server: [cpuN], client: [cpuN]}}.
 def sample_loss($ctx):
-  {player_kernel: (dev_drops($ctx.players) + mib($ctx.players; "IpInDiscards") + mib($ctx.players; "IpOutDiscards")),
+  {player_kernel: (dev_drops($ctx.players) + mib($ctx.players; "IpInDiscards") + mib($ctx.players; "IpOutDiscards")
+                   + mib($ctx.players; "Ip6InDiscards") + mib($ctx.players; "Ip6OutDiscards")),
    client_cpu_backlog: softnet_drops($ctx.cpus.client),
    switch: dev_drops(["switch"]),
    router: (dev_drops(["router"]) + mib(["router"]; "IpInDiscards") + mib(["router"]; "IpOutDiscards")
-            + mib(["router"]; "IpExtInNoRoutes")),
+            + mib(["router"]; "IpExtInNoRoutes")
+            + mib(["router"]; "Ip6InDiscards") + mib(["router"]; "Ip6OutDiscards") + mib(["router"]; "Ip6InNoRoutes")),
    link: qdisc_drops(["router", "switch"]),
    server_cpu_backlog: softnet_drops($ctx.cpus.server),
    accept_queue: (([mib($ctx.servers; "TcpExtListenDrops"), mib($ctx.servers; "TcpExtListenOverflows")] | max)

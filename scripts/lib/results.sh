@@ -34,17 +34,45 @@ results_experiment_dir() {
 }
 
 # results_write FILE: atomically replace FILE with standard input, so a
-# reader never sees half a file.
+# reader never sees half a file. A write that fails (the results disk
+# full) removes its temporary file and dies naming FILE and the cause;
+# FILE keeps its earlier content.
 results_write() {
-    local tmp="$1.tmp.$$"
-    cat > "$tmp" && mv -f "$tmp" "$1"
+    local tmp="$1.tmp.$$" err
+    if ! err=$( { cat > "$tmp"; } 2>&1 ) || ! err=$(mv -f "$tmp" "$1" 2>&1); then
+        rm -f "$tmp"
+        die "cannot write $1: ${err:-write failed}$(results_disk_note "$1")"
+    fi
 }
 
-# results_write_json FILE: like results_write, but the input must be valid JSON.
+# results_write_json FILE: like results_write, but the input must be valid
+# JSON; invalid JSON and a failed write are told apart.
 results_write_json() {
-    local tmp="$1.tmp.$$"
-    jq . > "$tmp" || { rm -f "$tmp"; die "refusing to write invalid JSON to $1"; }
-    mv -f "$tmp" "$1"
+    local tmp="$1.tmp.$$" err
+    if ! err=$( { jq . > "$tmp"; } 2>&1 ); then
+        rm -f "$tmp"
+        case $err in
+            *"writing output failed"*|*"No space left"*|*"Disk quota"*|*"Read-only"*)
+                die "cannot write $1: ${err#Error: }$(results_disk_note "$1")" ;;
+            *) die "refusing to write invalid JSON to $1: $err" ;;
+        esac
+    fi
+    err=$(mv -f "$tmp" "$1" 2>&1) || { rm -f "$tmp"; die "cannot write $1: $err"; }
+}
+
+# results_append_line FILE LINE: FILE with LINE added at its end, replaced
+# atomically: a full disk cannot leave half a line in it.
+results_append_line() {
+    { [ ! -f "$1" ] || cat "$1"; printf '%s\n' "$2"; } | results_write "$1"
+}
+
+# results_disk_note FILE: what a failed write of FILE means, with the space
+# left on its file system.
+results_disk_note() {
+    local avail
+    avail=$(df -Pk "$(dirname "$1")" 2>/dev/null | awk 'NR == 2 { print $4 }')
+    [ -n "$avail" ] || return 0
+    printf ' (%s KiB free on the results file system%s)' "$avail" "$([ "$avail" -lt 1024 ] && echo ': disk full' || true)"
 }
 
 # results_record_testbed: the testbed's configuration beside the results.

@@ -26,4 +26,17 @@ srv_bind_stats_raw() {
     { timeout 3 ip netns exec "$(ns_of "$1")" curl -s -m 2 "http://$(role_addr4 "$1"):8053/json/v1/server" 2>/dev/null || true; } \
         | jq -c '(.nsstats // {}) + ((.rcodes // {}) | with_entries(.key = "rcode." + .key)) | select(length > 0)' 2>/dev/null || true
 }
-srv_bind_stats_jq='{queries: ((.Requestv4 // 0) + (.Requestv6 // 0)), udp: (.QryUDP // 0), tcp: (.QryTCP // 0)}'
+# BIND 9.18 counts DoT queries as TCP (QryTCP): tls is null, not counted apart.
+srv_bind_stats_jq='{queries: ((.Requestv4 // 0) + (.Requestv6 // 0)), udp: (.QryUDP // 0), tcp: (.QryTCP // 0), tls: null}'
+
+# DNS over TLS (SERVER_TLS=yes): BIND 9.18's tls block and listen-on ...
+# tls on the TLS port. ROLE TLSDIR PORT.
+srv_bind_tls_check() { :; }
+srv_bind_tls_listen() {
+    local role=$1 port=$3
+    printf '    listen-on port %s tls rootbench-tls { %s; %s; };\n' "$port" "$SERVICE4" "$(role_addr4 "$role")"
+    printf '    listen-on-v6 port %s tls rootbench-tls { %s; %s; };\n' "$port" "$SERVICE6" "$(role_addr6 "$role")"
+}
+srv_bind_tls_block() {
+    printf 'tls rootbench-tls {\n    key-file "%s/server.key";\n    cert-file "%s/server.pem";\n};\n' "$2" "$2"
+}

@@ -36,4 +36,14 @@ srv_knot_stats_raw() {
 srv_knot_stats_jq='(to_entries) as $e
     | def sumk(re): [$e[] | select(.key | test(re)) | .value] | add // 0;
     {queries: sumk("^mod-stats\\.request-protocol\\["), udp: sumk("^mod-stats\\.request-protocol\\[udp"),
-     tcp: sumk("^mod-stats\\.request-protocol\\[tcp")}'
+     tcp: sumk("^mod-stats\\.request-protocol\\[tcp"), tls: null}'
+
+# DNS over TLS: Debian 12's Knot DNS 3.2 has no DoT server (knot.conf(5)
+# of 3.2.6 has no TLS listener: its key-file/cert-file are for DNS over
+# QUIC, on the XDP path only): SERVER_TLS=yes is refused, never served
+# over plain TCP instead.
+srv_knot_tls_check() {
+    die "SERVER_TLS=yes: Knot DNS $(srv_knot_version) (Debian 12) serves no DNS over TLS (only DNS over QUIC on XDP); use SERVER=nsd or SERVER=bind for DoT (docs/servers.md)"
+}
+srv_knot_tls_listen() { :; }
+srv_knot_tls_block() { :; }

@@ -43,6 +43,22 @@ srv_nsd_stats_raw() {
         | jq -R -s -c '[split("\n")[] | select(test("^[a-zA-Z0-9._]+=[0-9.]+$")) | split("=")
                        | {(.[0]): (.[1] | tonumber)}] | add // empty'
 }
-# The raw counters' queries, UDP and TCP queries (srv_stats_json).
+# The raw counters' queries, UDP, TCP and TLS queries (srv_stats_json;
+# NSD counts DoT apart from TCP: num.tls, num.tls6, "connections over TLS"
+# in nsd-control(8); one per query at one query per connection).
 srv_nsd_stats_jq='{queries: ."num.queries", udp: ((."num.udp" // 0) + (."num.udp6" // 0)),
-                   tcp: ((."num.tcp" // 0) + (."num.tcp6" // 0))}'
+                   tcp: ((."num.tcp" // 0) + (."num.tcp6" // 0)),
+                   tls: ((."num.tls" // 0) + (."num.tls6" // 0))}'
+
+# DNS over TLS (SERVER_TLS=yes): NSD 4.6's tls-service-key/-pem, and an
+# ip-address@853 line per address (only addresses given with the TLS port
+# serve TLS; the rest stay plain DNS). ROLE TLSDIR PORT.
+srv_nsd_tls_check() { :; }
+srv_nsd_tls_listen() {
+    local role=$1 dir=$2 port=$3 a
+    for a in "$SERVICE4" "$SERVICE6" "$(role_addr4 "$role")" "$(role_addr6 "$role")"; do
+        printf '    ip-address: %s@%s\n' "$a" "$port"
+    done
+    printf '    tls-port: %s\n    tls-service-key: "%s/server.key"\n    tls-service-pem: "%s/server.pem"\n' "$port" "$dir" "$dir"
+}
+srv_nsd_tls_block() { :; }

@@ -7,15 +7,20 @@
 # and the running testbed is brought to it.
 
 . "$RB_TOP/scripts/lib/servers.sh"
+. "$RB_TOP/scripts/lib/tls.sh"
 
 RB_STATE_ROOT=${RB_STATE_ROOT:-/run/rootbench}
 TB_STATE="$RB_STATE_ROOT/$RB_PREFIX"
 TB_CONFIG="$TB_STATE/config.env"
+# DNS over TLS (SERVER_TLS=yes): the port, and the testbed's CA and server
+# certificate (scripts/lib/tls.sh), one pair for both servers.
+TB_TLS_PORT=853
+TB_TLS_DIR="$TB_STATE/tls"
 
 # ---------------------------------------------------------------- settings
 
 # Every setting `up` takes (environment, or a profile and KEY=VALUE arguments).
-TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR SERVER SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG MINIMAL_RESPONSES NSD_BUILD STEER PLAYER_TW_BUCKETS"
+TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR SERVER SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG MINIMAL_RESPONSES NSD_BUILD STEER PLAYER_TW_BUCKETS SERVER_TLS"
 
 # tb_apply_profile FILE|"" KEY=VALUE...: the settings of an experiment's
 # profile: the file's KEY=VALUE lines, then the arguments, on top of the
@@ -59,6 +64,7 @@ tb_defaults() {
     : "${SERVER_TCP_CLIENTS:=1000}"
     : "${SERVER_TCP_TIMEOUT:=3}"
     : "${MINIMAL_RESPONSES:=no}"
+    : "${SERVER_TLS:=no}"
     : "${STEER:=none}"
     : "${PLAYER_TW_BUCKETS:=default}"
     srv_check_kind "$SERVER"
@@ -76,8 +82,8 @@ tb_defaults() {
 # tb_validate_config: refuse settings that cannot work, before touching anything.
 tb_validate_config() {
     case $LB in
-        l3|l4|per-packet) ;;
-        *) die "unknown LB=$LB (l3, l4, or per-packet: the deliberately broken balancer, a negative control only)" ;;
+        l3|l4|l3-flowlabel|per-packet) ;;
+        *) die "unknown LB=$LB (l3, l4, l3-flowlabel, or per-packet: the deliberately broken balancer, a negative control only)" ;;
     esac
     [ "$LINK" = none ] || [[ $LINK =~ ^[0-9]+(\.[0-9]+)?([kmgt]?bit|[kmgt]?bps)$ ]] \
         || die "LINK=$LINK is not a tc rate (e.g. 100mbit) or 'none'"
@@ -101,6 +107,11 @@ tb_validate_config() {
     case $MINIMAL_RESPONSES in
         yes|no) ;;
         *) die "MINIMAL_RESPONSES=$MINIMAL_RESPONSES must be yes or no (what the servers add to answers: docs/servers.md)" ;;
+    esac
+    case $SERVER_TLS in
+        yes) srv "$SERVER" tls_check ;;
+        no) ;;
+        *) die "SERVER_TLS=$SERVER_TLS must be yes or no (DNS over TLS on port $TB_TLS_PORT)" ;;
     esac
     [ "$SERVER_BACKLOG" -le 65535 ] || die "SERVER_BACKLOG=$SERVER_BACKLOG: listen() backlogs stop at 65535"
     case $NSD_BUILD in
@@ -328,13 +339,17 @@ tb_configure_lb() {
     nsx router ip route replace "$SERVICE4/32" nexthop via "$s1_4" dev eths nexthop via "$s2_4" dev eths
     nsx router ip -6 route replace "$SERVICE6/128" nexthop via "$s1_6" dev eths nexthop via "$s2_6" dev eths
     tb_clear_per_packet
+    local policy6=3
     case $LB in
         l3) fields=0x0003 ;;
         l4) fields=0x0037 ;;
+        # The kernel's default IPv6 policy 0 (L3): addresses, flow label
+        # and next header; IPv4 as l3.
+        l3-flowlabel) fields=0x0003 policy6=0 ;;
         per-packet) fields=0x0003; tb_install_per_packet "$s1_4" "$s2_4" "$s1_6" "$s2_6" ;;
     esac
     sysctl_set router net.ipv4.fib_multipath_hash_policy=3 net.ipv4.fib_multipath_hash_fields=$fields \
-        net.ipv6.fib_multipath_hash_policy=3 net.ipv6.fib_multipath_hash_fields=$fields
+        net.ipv6.fib_multipath_hash_policy=$policy6 net.ipv6.fib_multipath_hash_fields=$fields
 }
 
 # LB=per-packet: a DELIBERATELY BROKEN balancer, the negative control of the
@@ -423,7 +438,18 @@ cpu_mask() {
 # nftables counters that experiments read: answers reaching the Listener,
 # and DNS packets reaching each server (the paper's stray-packet watch).
 tb_install_counters() {
-    nsx listener nft list table inet rootbench >/dev/null 2>&1 || nsx listener nft -f - <<EOF
+    nsx listener nft list table inet rootbench >/dev/null 2>&1 || tb_counters_ruleset listener | nsx listener nft -f -
+    local role
+    for role in "${SERVER_ROLES[@]}"; do
+        nsx "$role" nft list table inet rootbench >/dev/null 2>&1 || tb_counters_ruleset server | nsx "$role" nft -f -
+    done
+}
+
+# tb_counters_ruleset listener|server: the counters' nftables table (the
+# lab backend installs the same on its hosts).
+tb_counters_ruleset() {
+    case $1 in
+    listener) cat <<EOF
 table inet rootbench {
     counter dns_answers { }
     chain input {
@@ -433,9 +459,8 @@ table inet rootbench {
     }
 }
 EOF
-    local role
-    for role in "${SERVER_ROLES[@]}"; do
-        nsx "$role" nft list table inet rootbench >/dev/null 2>&1 || nsx "$role" nft -f - <<EOF
+    ;;
+    server) cat <<EOF
 table inet rootbench {
     counter dns_udp_in { }
     counter dns_tcp_in { }
@@ -451,7 +476,8 @@ table inet rootbench {
     }
 }
 EOF
-    done
+    ;;
+    esac
 }
 
 # tb_counters_json: every testbed counter as one JSON object
@@ -511,7 +537,7 @@ switch_ifindex() { nsx switch cat "/sys/class/net/$1/ifindex"; }
 # tb_render_server_conf ROLE: the server's configuration, from its kind's
 # template; the same settings for every kind (docs/servers.md).
 tb_render_server_conf() {
-    local role=$1 dir="$TB_STATE/$1" zones="" f name reuse=no
+    local role=$1 dir="$TB_STATE/$1" zones="" f name reuse=no tls_listen="" tls_block=
     [ "$SERVER_WORKERS" -gt 1 ] && reuse=yes
     for f in "$TB_ZONEDIR"/*.zone; do
         name=$(basename "$f" .zone)
@@ -519,6 +545,10 @@ tb_render_server_conf() {
         zones+=$(srv "$SERVER" zone_stanza "$name" "$(basename "$f")")$'\n'
     done
     local yn=$reuse; [ "$SERVER" = knot ] && { [ "$reuse" = yes ] && yn=on || yn=off; }
+    if [ "$SERVER_TLS" = yes ]; then
+        tls_listen=$(srv "$SERVER" tls_listen "$role" "$TB_TLS_DIR" "$TB_TLS_PORT")
+        tls_block=$(srv "$SERVER" tls_block "$role" "$TB_TLS_DIR" "$TB_TLS_PORT")
+    fi
     sed -e "s|@ROLE@|$role|g" -e "s|@SERVICE4@|$SERVICE4|g" -e "s|@SERVICE6@|$SERVICE6|g" \
         -e "s|@ADDR4@|$(role_addr4 "$role")|g" -e "s|@ADDR6@|$(role_addr6 "$role")|g" \
         -e "s|@WORKERS@|$SERVER_WORKERS|g" -e "s|@REUSEPORT@|$yn|g" \
@@ -526,7 +556,11 @@ tb_render_server_conf() {
         -e "s|@TCP_TIMEOUT_DS@|$((SERVER_TCP_TIMEOUT * 10))|g" -e "s|@BACKLOG@|$SERVER_BACKLOG|g" \
         -e "s|@MINIMAL@|$MINIMAL_RESPONSES|g" \
         -e "s|@ZONEDIR@|$TB_ZONEDIR|g" -e "s|@STATEDIR@|$dir|g" \
-        "$RB_TOP/scripts/templates/$(srv_template "$SERVER")" | awk -v z="$zones" '$0 == "@ZONES@" { printf "%s", z; next } { print }'
+        "$RB_TOP/scripts/templates/$(srv_template "$SERVER")" | awk -v z="$zones" -v tl="$tls_listen" -v tb="$tls_block" '
+            $0 == "@ZONES@" { printf "%s", z; next }
+            $1 == "@TLS_LISTEN@" { if (tl != "") print tl; next }
+            $1 == "@TLS_BLOCK@" { if (tb != "") print tb; next }
+            { print }'
     # A change of zone content, program or backlog restarts the server too.
     printf '# zone files: %s\n' "$(cd "$TB_ZONEDIR" && stat -c '%n:%s:%Y' ./*.zone | md5sum | cut -c1-16)"
     printf '# server: %s %s (%s), listen backlog %s\n' "$SERVER" "$(srv "$SERVER" version)" "$(tb_server_program)" "$SERVER_BACKLOG"
@@ -570,6 +604,9 @@ tb_server_fail() {
 tb_start_server() {
     local role=$1 dir="$TB_STATE/$1" new out
     mkdir -p "$dir"
+    [ "$SERVER_TLS" = no ] || tls_make_certs "$TB_TLS_DIR" "$TLS_SERVICE_NAME" \
+        "$SERVICE4" "$SERVICE6" "$(role_addr4 server1)" "$(role_addr6 server1)" \
+        "$(role_addr4 server2)" "$(role_addr6 server2)"
     new=$(tb_render_server_conf "$role")
     if tb_pid_alive "$dir/server.pid" && [ "$new" = "$(cat "$dir/server.conf" 2>/dev/null)" ]; then
         return 0
@@ -583,7 +620,7 @@ tb_start_server() {
     out=$(srv "$SERVER" start "$role" "$dir" 2>&1) || tb_server_fail "$role" "$SERVER failed to start in $(ns_of "$role"): $(tail -n 3 <<<"$out")"
     local i
     for i in $(seq $(( ${SERVER_START_S:-15} * 10 ))); do
-        tb_server_answers "$role" && return 0
+        tb_server_answers "$role" && { tb_server_answers_tls "$role"; return 0; }
         # A daemon that exited, or logged an error, will not answer: say so at once.
         if [ "$i" -gt 10 ] && ! tb_pid_alive "$dir/server.pid"; then
             tb_server_fail "$role" "$SERVER exited after start"
@@ -607,6 +644,20 @@ tb_server_log_lines() {
 # tb_server_log_has_error DIR: the daemon logged an error (a zone that did
 # not load): no need to wait for the start timeout.
 tb_server_log_has_error() { grep -qiE '(^|[^a-z])(error|fatal|critical)' "$1/server.log" 2>/dev/null; }
+
+# tb_server_answers_tls ROLE: with SERVER_TLS=yes, the server answers SOA
+# over TLS on its own address, its certificate verified against the
+# testbed's CA (dig +tls, within 5 s); dies with its log otherwise.
+tb_server_answers_tls() {
+    [ "$SERVER_TLS" = yes ] || return 0
+    local i
+    for i in $(seq 50); do
+        nsx "$1" dig +tls +tls-ca="$TB_TLS_DIR/ca.pem" +tls-hostname="$TLS_SERVICE_NAME" -p "$TB_TLS_PORT" \
+            +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q . && return 0
+        sleep 0.1
+    done
+    tb_server_fail "$1" "$SERVER does not answer DNS over TLS on port $TB_TLS_PORT (SERVER_TLS=yes)"
+}
 
 tb_server_answers() {
     nsx "$1" dig +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q .
@@ -654,6 +705,22 @@ tb_namespaces_present() {
     return 0
 }
 
+# tb_kill_cgroups: SIGKILL every process left in this prefix's cgroups:
+# the sampler runs in the host's namespace, so an experiment killed with
+# SIGKILL leaves it behind where `ip netns pids` does not see it.
+tb_kill_cgroups() {
+    local root d p; root=$(tb_cgroup_root 2>/dev/null) || return 0
+    [ -d "$root" ] || return 0
+    for d in "$root"/*/; do
+        [ -f "$d/cgroup.procs" ] || continue
+        if [ -f "$d/cgroup.kill" ]; then
+            echo 1 > "$d/cgroup.kill" 2>/dev/null || true
+        else
+            for p in $(cat "$d/cgroup.procs"); do kill -9 "$p" 2>/dev/null || true; done
+        fi
+    done
+}
+
 tb_down() {
     need_root
     local ns pids i
@@ -668,6 +735,7 @@ tb_down() {
         sleep 0.1
     done
     [ -n "${pids// /}" ] && kill -9 $pids 2>/dev/null || true
+    tb_kill_cgroups
     for ns in $(tb_namespaces_present); do ip netns del "$ns"; done
     tb_remove_cgroups
     rm -rf "$TB_STATE"
@@ -697,7 +765,8 @@ tb_status_json() {
         --argjson ncpu "$(nproc)" --argjson ifidx "$(switch_ifindex "$(switch_port router-s)")" \
         --argjson tc "$SERVER_TCP_CLIENTS" --argjson tt "$SERVER_TCP_TIMEOUT" --argjson sc "$SERVER_WORKERS" \
         --arg build "$NSD_BUILD" --arg prog "$(tb_server_program)" --argjson backlog "$SERVER_BACKLOG" --arg minimal "$MINIMAL_RESPONSES" \
-        --argjson backlogs "$backlogs" \
+        --argjson backlogs "$backlogs" --arg tls "${SERVER_TLS:-no}" --arg tlsdir "$TB_TLS_DIR" --arg tlsname "$TLS_SERVICE_NAME" \
+        --argjson tlsport "$TB_TLS_PORT" \
         --arg twb "${PLAYER_TW_BUCKETS:-default}" --arg twv "$(nsx player1 sysctl -n net.ipv4.tcp_max_tw_buckets 2>/dev/null || echo)" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" \
@@ -717,7 +786,9 @@ tb_status_json() {
          service:{ipv4:$s4, ipv6:$s6},
          server:({kind:$kind, name:({nsd:"NSD", knot:"Knot DNS", bind:"BIND 9"}[$kind]), version:$version, program:$prog,
                   workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal,
-                  listen_backlog:$backlog, listen_backlog_measured:$backlogs}
+                  listen_backlog:$backlog, listen_backlog_measured:$backlogs,
+                  tls:(if $tls == "yes" then {port:$tlsport, ca_file:($tlsdir + "/ca.pem"), name:$tlsname,
+                        certificate:($tlsdir + "/server.pem")} else null end)}
                  + (if $kind == "nsd" then {build:$build} else {} end)),
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
          snmp:{router_server_port:{name:"router-s", ifindex:$ifidx}}, roles:$roles, processes:$procs}'
@@ -743,6 +814,7 @@ tb_status_text() {
       "  receive path     \(.steering.mode): \(.steering.rule)",
       "  profile          \(.profile // "none (settings from the environment)")",
       "  server           \(.server.name) \(.server.version) (\(.server.program)\(if .server.build then ", " + .server.build + " build" else "" end))  workers \(.server.workers), TCP clients \(.server.tcp_clients), TCP timeout \(.server.tcp_timeout_s)s, minimal responses \(.server.minimal_responses)",
+      "  DNS over TLS     \(if .server.tls then "port \(.server.tls.port), name \(.server.tls.name), CA \(.server.tls.ca_file)" else "off (SERVER_TLS=no)" end)",
       "  listen backlog   \(.server.listen_backlog) (measured: \([.server.listen_backlog_measured[] | "\(.role) \(.measured | map(tostring) | join("/"))"] | join(", ")))",
       "  zones            \(.zones.variant // "default") (\(.zones.dir))",
       "  SNMP             switch port router-s (router, server VLAN) = ifIndex \(.snmp.router_server_port.ifindex)",

@@ -16,6 +16,7 @@ assert_le() { [ "$1" -le "$2" ] || fail "${3:-too large}: $1 > $2"; }
 # assert_fails CMD...: the command must exit non-zero.
 assert_fails() { if "$@"; then fail "expected failure: $*"; fi; }
 assert_contains() { grep -q -- "$2" <<<"$1" || fail "${3:-missing text}: '$2' not in output"; }
+assert_not_contains() { ! grep -q -- "$2" <<<"$1" || fail "${3:-unexpected text}: '$2' in output"; }
 
 # tmpdir_for_test: a scratch directory removed when the test exits.
 tmpdir_for_test() {

@@ -67,3 +67,20 @@ ns_of() { echo "${RB_PREFIX}-$1"; }
 # switch_port ROLE: the name of the role's port on the switch. The router's
 # server-VLAN port (router-s) is the paper's "interface 3".
 switch_port() { echo "$1"; }
+
+# BACKEND=netns (default): the plan above, in this machine's namespaces.
+# BACKEND=lab INVENTORY=file.yml: separate hosts; the addresses, blocks and
+# the lab's own ranges come from the inventory (scripts/lib/lab.sh).
+BACKEND=${BACKEND:-netns}
+case $BACKEND in
+    netns) ;;
+    lab)
+        . "$RB_TOP/scripts/lib/lab.sh"
+        lab_topology_load
+        role_addr4() { lab_role_addr4 "$1"; }
+        role_addr6() { lab_role_addr6 "$1"; }
+        player_block4() { lab_player_block4 "$1"; }
+        player_block6() { lab_player_block6 "$1"; }
+        ;;
+    *) die "unknown BACKEND=$BACKEND (netns: this machine's namespaces; lab: hosts of an Ansible inventory, docs/real-lab.md)" ;;
+esac

@@ -44,7 +44,14 @@ int
 rbs_netns_open(struct rbs_netns *ns, const char *name, char *err, size_t errlen)
 {
 	char path[300];
-	if (!*name || strchr(name, '/') || strlen(name) >= sizeof(ns->name)
+	/* An empty NAME: the sampler's own namespace (a lab host samples itself). */
+	if (!*name) {
+		if (rbs_netns_open_self(ns, err, errlen) < 0)
+			return -1;
+		ns->name[0] = '\0';
+		return 0;
+	}
+	if (strchr(name, '/') || strlen(name) >= sizeof(ns->name)
 	    || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
 		snprintf(err, errlen, "bad network namespace name '%s'", name);
 		return -1;
@@ -96,6 +103,8 @@ rbs_netns_still_named(const struct rbs_netns *ns)
 {
 	char path[300];
 	struct stat st;
+	if (!ns->name[0])
+		return 1;   /* its own namespace cannot go away under it */
 	snprintf(path, sizeof(path), "/run/netns/%s", ns->name);
 	if (stat(path, &st) < 0)
 		return 0;

@@ -19,6 +19,7 @@ rbs_options_usage(FILE *f)
 "  every interval, and runs stall probes on each CPU; sends no packets.\n"
 "  Runs for --duration or until SIGINT/SIGTERM, then writes the summary.\n"
 "  --ns NAME=ROLE        network namespace /run/netns/NAME, reported as ROLE\n"
+"                        (an empty NAME, --ns =ROLE: rbsample's own namespace)\n"
 "  --listen-ns ROLE      report TCP listeners' accept queues of these roles\n"
 "                        (repeatable; default every --ns)\n"
 "  --cgroup ROLE=DIR     cgroup v2 directory whose cpu.stat usage is ROLE's CPU\n"
@@ -54,7 +55,7 @@ static int
 split_eq(const char *arg, const char **left, size_t *llen, const char **right)
 {
 	const char *eq = strchr(arg, '=');
-	if (!eq || eq == arg || !eq[1])
+	if (!eq || !eq[1])
 		return -1;
 	*left = arg;
 	*llen = (size_t)(eq - arg);

@@ -6,7 +6,9 @@
 #    cpus: {server: ["cpu1"], client: ["cpu0"]}, wall_s,
 #    players: [{player, server, rate, rc, stderr, result: <tcpbench JSON>}],
 #    daemon: {before: {ROLE: {...}}, after: {...}}  (scripts/testbed server-stats),
-#    sample: <rbsample summary>, series: [<rbsample series lines>]}
+#    sample: <rbsample summary>, series: [<rbsample series lines>],
+#    servers_down: [ROLE]  (server daemons not running after the run: killed
+#                           or crashed; the run is an error, not a measurement)}
 include "hist";
 include "layers";
 
@@ -80,9 +82,11 @@ def run_stalls:
 
 # run_status: ok, generator_limited (a player's self-check failed),
 # interrupted (the sweep was stopped during the run, or a player was), or
-# error (a player produced no result).
+# error (a player produced no result, or a server daemon was not running
+# after the run: what failed then is the server process, not its capacity).
 def run_status:
-  if any(.players[]; .rc == 1 or .result == null) then "error"
+  if ((.servers_down // []) | length) > 0 then "error"
+  elif any(.players[]; .rc == 1 or .result == null) then "error"
   elif .interrupted == true or any(.players[]; .rc == 4 or .result.interrupted == true) then "interrupted"
   elif any(.players[]; .rc == 3 or .result.valid == false) then "generator_limited"
   else "ok" end;
@@ -126,13 +130,27 @@ def point($settings):
               cpu_us_per_conn: (if $opens > 0 and $sbusy_ms != null then ($sbusy_ms * 1000 / $opens * 10 | round / 10) else null end),
               accept_queue_peak: ([$runs[] | . as $r | $r.servers[] as $x | $r.sample.listen_peak[$x] // {} | .[] | .max_queue | nz] | max // 0),
               backlog: ([$runs[] | . as $r | $r.servers[] as $x | $r.sample.listen_peak[$x] // {} | .[] | .limit | nz] | max // null),
-              daemon_tcp: ($runs | sum(daemon_delta("tcp")))},
+              daemon_tcp: ($runs | sum(daemon_delta("tcp"))),
+              # DoT connections where the daemon counts them apart (NSD's num.tls)
+              daemon_tls: ($runs | sum(daemon_delta("tls")))},
+     # DNS over TLS (tcpbench --tls): handshakes completed, resumed, per second
+     tls: (if any($res[]; .tls != null) then
+             {handshakes: ($res | sum(.tls.handshakes)), resumed: ($res | sum(.tls.resumed)),
+              handshake_timeouts: ($res | sum(.tls.handshake_timeouts)),
+              handshake_rate: (if ($settings.point_seconds // 0) > 0 then (($res | sum(.tls.handshakes)) / ($settings.point_seconds * ($runs | length)) * 10 | round / 10) else null end),
+              handshake_us: ([$res[] | .tls.handshake_us // empty] | if length > 0 then (hist_merge | hist_summary) else null end)}
+           else null end),
      tw_expiry: {largest_fall: ([$runs[] | .sample.tw // {} | .[] | .largest_drop_in_one_sample | nz] | max // 0)},
      stalls: $stalls,
      overflow_samples: ([$runs[] | overflow_samples[]] | length),
      overflow_server_cpu_busy_median: ([$runs[] | overflow_samples[] | .server_cpu_busy_pct // empty] | sort
                                        | if length > 0 then .[length / 2 | floor] | round else null end),
-     reruns: ([$runs[] | .reruns // [] | .[]])};
+     reruns: ([$runs[] | .reruns // [] | .[]])}
+  # why an error point is one, in words
+  + ([$runs[] | .rep as $rep
+               | (.servers_down // [] | .[] | "the server daemon of \(.) was not running after repetition \($rep) (killed or crashed)"),
+                (.players[] | select(.rc == 1 or .result == null) | "tcpbench on \(.player) failed (exit \(.rc)): \(.stderr)")]
+     | unique | if length > 0 then {errors: .} else {} end);
 
 # point_csv_header / point_csv_row: the flat table gnuplot and the report read.
 def point_csv_columns: ["offered_rate","handled_rate","status","valid","reps","attempted","succeeded","failed","fail_ratio",

@@ -10,6 +10,10 @@
  *   tiny   a whole "answer" of 5 bytes, shorter than a DNS header
  *   rst    no answer: the connection is closed at once with SO_LINGER 0,
  *          so the client sees a RST after the handshake ("reset")
+ *   notls  a plain DNS server to a TLS client: reads what the client sends
+ *          first (a ClientHello), answers a length-prefixed DNS FORMERR
+ *          header, plain bytes, not TLS, and closes (tcpbench --tls counts
+ *          a handshake failure)
  *
  *   answer-server ADDR PORT SECONDS MODE
  *
@@ -30,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum mode { MODE_GOOD, MODE_SHORT, MODE_BADID, MODE_NOQR, MODE_TINY, MODE_RST };
+enum mode { MODE_GOOD, MODE_SHORT, MODE_BADID, MODE_NOQR, MODE_TINY, MODE_RST, MODE_NOTLS };
 
 static int
 read_full(int fd, uint8_t *buf, size_t len)
@@ -94,7 +98,8 @@ answer_one(int c, enum mode mode)
 		msg[1] = 5;
 		send_len = 2 + 5;
 		break;
-	case MODE_RST:          /* handled at accept: never reads a query */
+	case MODE_RST:
+	case MODE_NOTLS:          /* handled at accept: never reads a query */
 		return -1;
 	}
 	return write_full(c, msg, send_len);
@@ -103,7 +108,7 @@ answer_one(int c, enum mode mode)
 int
 main(int argc, char **argv)
 {
-	static const char *names[] = { "good", "short", "badid", "noqr", "tiny", "rst" };
+	static const char *names[] = { "good", "short", "badid", "noqr", "tiny", "rst", "notls" };
 	struct linger lg = { 1, 0 };
 	struct sockaddr_in sa;
 	struct timeval tv = { 1, 0 };
@@ -114,7 +119,7 @@ main(int argc, char **argv)
 	long answered = 0, failed = 0;
 
 	if (argc != 5) {
-		fprintf(stderr, "usage: answer-server ADDR PORT SECONDS good|short|badid|noqr|tiny|rst\n");
+		fprintf(stderr, "usage: answer-server ADDR PORT SECONDS good|short|badid|noqr|tiny|rst|notls\n");
 		return 1;
 	}
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -157,6 +162,18 @@ main(int argc, char **argv)
 		/* A client that sends nothing cannot hold the helper for long. */
 		setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 		setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		if (mode == MODE_NOTLS) {
+			/* ID 0, QR set, RCODE FORMERR, no records. */
+			static const uint8_t formerr[] = { 0, 12, 0, 0, 0x80, 1, 0, 0, 0, 0, 0, 0, 0, 0 };
+			uint8_t hello[4096];
+			if (recv(c, hello, sizeof(hello), 0) > 0
+			    && write_full(c, formerr, sizeof(formerr)) == 0)
+				answered++;
+			else
+				failed++;
+			close(c);
+			continue;
+		}
 		if (answer_one(c, mode) == 0)
 			answered++;
 		else

@@ -31,13 +31,19 @@ tcpb_setup() {
     trap tcpb_cleanup EXIT
 }
 
-# tcpb_start_nsd ADDR: NSD serving the minimal root zone on ADDR port 53.
+# tcpb_start_nsd ADDR [TLSDIR]: NSD serving the minimal root zone on ADDR
+# port 53; with TLSDIR (scripts/lib/tls.sh's files) DNS over TLS on 853 too.
 tcpb_start_nsd() {
-    local addr=$1 dir="$TEST_TMP/nsd"
+    local addr=$1 tlsdir=${2:-} dir="$TEST_TMP/nsd" tls=""
     mkdir -p "$dir"
+    [ -z "$tlsdir" ] || tls="    ip-address: $addr@853
+    tls-port: 853
+    tls-service-key: $tlsdir/server.key
+    tls-service-pem: $tlsdir/server.pem"
     cat > "$dir/nsd.conf" <<EOF2
 server:
     ip-address: $addr
+$tls
     port: 53
     server-count: 1
     tcp-count: 1000

@@ -84,6 +84,31 @@ main(void)
 	CHECK(sa[5].max_burst == 64);
 	CHECK(!tcpb_stats_valid(&a));
 
+	/* Answers, TLS handshakes and failures: counted, the first version
+	 * and error kept, merged. */
+	tcpb_stats_init(&a, sa, 20, 100);
+	tcpb_stats_init(&b, sb, 20, 100);
+	tcpb_stats_answer(&a, 3 * MS);
+	tcpb_stats_answer(&a, 5 * MS);
+	tcpb_stats_handshake(&a, 2 * MS, 0, 0, "TLSv1.3", "TLS_AES_256_GCM_SHA384");
+	tcpb_stats_handshake(&b, 1 * MS, 1, 1, "TLSv1.2", "X");
+	tcpb_stats_handshake(&b, 1 * MS, 1, 0, NULL, NULL);
+	tcpb_stats_tls_error(&b, "certificate: hostname mismatch");
+	tcpb_stats_tls_error(&b, "later");
+	tcpb_stats_failure(&b, 0, TCPB_CAUSE_CERTIFICATE, 0, MS);
+	tcpb_stats_failure(&b, 0, TCPB_CAUSE_HANDSHAKE, 0, MS);
+	CHECK(a.answers == 2 && a.query_us.count == 2 && a.query_us.max == 5000);
+	CHECK(strcmp(b.tls_error, "certificate: hostname mismatch") == 0);
+	CHECK(strcmp(tcpb_cause_name(TCPB_CAUSE_HANDSHAKE), "handshake") == 0);
+	CHECK(strcmp(tcpb_cause_name(TCPB_CAUSE_CERTIFICATE), "certificate") == 0);
+	CHECK(strcmp(tcpb_cause_name(TCPB_CAUSE_OTHER), "other") == 0);
+	tcpb_stats_merge(&a, &b);
+	CHECK(a.tls_handshakes == 3 && a.tls_resumed == 1 && a.tls_offered == 2);
+	CHECK(a.handshake_us.count == 3 && a.handshake_us.max == 2000);
+	CHECK(strcmp(a.tls_version, "TLSv1.3") == 0);     /* a's own first */
+	CHECK(strcmp(a.tls_error, "certificate: hostname mismatch") == 0);
+	CHECK(a.cause[TCPB_CAUSE_CERTIFICATE] == 1 && a.cause[TCPB_CAUSE_HANDSHAKE] == 1);
+
 	/* Each invalidating counter alone. */
 	tcpb_stats_init(&b, sb, 20, 100);
 	b.late_timeouts = 1;

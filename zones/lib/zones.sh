@@ -10,7 +10,8 @@ ZONE_STEMS=(root arpa root-servers.net)
 
 # Every variant, in build order. The first two are `make zones`.
 ZONE_VARIANTS=(unsigned rsasha256-2048-1024 rsasha256-2048-2048 ecdsap256 ed25519
-               nsec3-rsasha256-2048-1024 nsec3-optout-rsasha256-2048-1024)
+               nsec3-rsasha256-2048-1024 nsec3-optout-rsasha256-2048-1024
+               ksk-roll-rsasha256-2048-2048 zsk-prepublish-rsasha256-2048-2048)
 ZONE_DEFAULT_VARIANTS=(unsigned rsasha256-2048-1024)
 
 # The record types a signer adds; the unsigned root is the source without them.
@@ -20,13 +21,16 @@ SIGNER_TYPES=(DNSKEY RRSIG NSEC NSEC3 NSEC3PARAM ZONEMD)
 origin_of() { [ "$1" = root ] && echo . || echo "$1."; }
 
 # variant_spec NAME: sets V_SIGNED (0/1), V_ALG (ldns name), V_ALGNUM,
-# V_KSK_BITS, V_ZSK_BITS, V_DENIAL (none|nsec|nsec3|nsec3-optout).
+# V_KSK_BITS, V_ZSK_BITS, V_DENIAL (none|nsec|nsec3|nsec3-optout), V_ROLL
+# (none; ksk: a second KSK published and signing the DNSKEY RRset, as the
+# root's during its 2017-2018 KSK roll; zsk: a second ZSK published and
+# not yet signing, a ZSK pre-publish roll).
 # A TLDS growth build names its variants tlds<N>-<variant>; the prefix is
 # stripped here. Returns 1 for an unknown name.
 variant_spec() {
     local v=$1
     [[ $v =~ ^tlds[0-9]+-(.+)$ ]] && v=${BASH_REMATCH[1]}
-    V_SIGNED=1 V_DENIAL=nsec
+    V_SIGNED=1 V_DENIAL=nsec V_ROLL=none
     case $v in
         unsigned) V_SIGNED=0 V_ALG="" V_ALGNUM=0 V_KSK_BITS=0 V_ZSK_BITS=0 V_DENIAL=none ;;
         rsasha256-2048-1024) V_ALG=RSASHA256 V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=1024 ;;
@@ -37,6 +41,10 @@ variant_spec() {
             V_ALG=RSASHA256 V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=1024 V_DENIAL=nsec3 ;;
         nsec3-optout-rsasha256-2048-1024)
             V_ALG=RSASHA256 V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=1024 V_DENIAL=nsec3-optout ;;
+        ksk-roll-rsasha256-2048-2048)
+            V_ALG=RSASHA256 V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=2048 V_ROLL=ksk ;;
+        zsk-prepublish-rsasha256-2048-2048)
+            V_ALG=RSASHA256 V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=2048 V_ROLL=zsk ;;
         *) return 1 ;;
     esac
 }
@@ -149,6 +157,14 @@ zone_stats_json() {
             sep = ""; for (k in t) { printf "%s\"%s\":%d", sep, k, t[k]; sep = "," }
             printf "}}\n"
         }' | jq -c --argjson bytes "$(stat -c %s "$f")" '. + {bytes:$bytes} | .types |= (to_entries | sort_by(.key) | from_entries)'
+}
+
+# zone_signing_keytags FILE TYPE: the key tags of the RRSIGs over the
+# zone apex's TYPE RRset, sorted, space separated.
+zone_signing_keytags() {
+    local origin
+    origin=$(zone_records "$1" | awk '$4 == "SOA" { print $1; exit }')
+    zone_records "$1" | awk -v o="$origin" -v t="$2" '$1 == o && $4 == "RRSIG" && $5 == t { print $11 }' | sort -n | tr '\n' ' ' | sed 's/ $//'
 }
 
 # zone_dnskeys FILE: "flags algorithm keytag bits" per DNSKEY, as ldns

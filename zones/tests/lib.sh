@@ -5,26 +5,33 @@
 . "$RB_TOP/zones/lib/zones.sh"
 BUILD_ZONES=$RB_TOP/zones/build-zones
 
-# expected_spec VARIANT: "alg ksk_bits zsk_bits denial", written out here
-# from the variant names (not read from the build's own table).
+# expected_spec VARIANT: "alg ksk_bits zsk_bits denial roll", written out
+# here from the variant names (not read from the build's own table).
 expected_spec() {
     case $1 in
-        rsasha256-2048-1024) echo "8 2048 1024 nsec" ;;
-        rsasha256-2048-2048) echo "8 2048 2048 nsec" ;;
-        ecdsap256) echo "13 256 256 nsec" ;;
-        ed25519) echo "15 256 256 nsec" ;;
-        nsec3-rsasha256-2048-1024) echo "8 2048 1024 nsec3" ;;
-        nsec3-optout-rsasha256-2048-1024) echo "8 2048 1024 nsec3-optout" ;;
+        rsasha256-2048-1024) echo "8 2048 1024 nsec none" ;;
+        rsasha256-2048-2048) echo "8 2048 2048 nsec none" ;;
+        ecdsap256) echo "13 256 256 nsec none" ;;
+        ed25519) echo "15 256 256 nsec none" ;;
+        nsec3-rsasha256-2048-1024) echo "8 2048 1024 nsec3 none" ;;
+        nsec3-optout-rsasha256-2048-1024) echo "8 2048 1024 nsec3-optout none" ;;
+        ksk-roll-rsasha256-2048-2048) echo "8 2048 2048 nsec ksk" ;;
+        zsk-prepublish-rsasha256-2048-2048) echo "8 2048 2048 nsec zsk" ;;
         *) return 1 ;;
     esac
 }
 
-# check_keys FILE ALG KSK_BITS ZSK_BITS: exactly one KSK (257) and one ZSK
-# (256) of ALG with these sizes, as ldns reports them.
+# check_keys FILE ALG KSK_BITS ZSK_BITS [ROLL]: exactly one KSK (257) and
+# one ZSK (256) of ALG with these sizes, as ldns reports them; in a KSK roll
+# two KSKs, in a ZSK pre-publish two ZSKs.
 check_keys() {
     local got want
     got=$(zone_dnskeys "$1" | awk '{ print $1, $2, $4 }' | sort | tr '\n' ' ')
-    want="256 $2 $4 257 $2 $3 "
+    case ${5:-none} in
+        ksk) want="256 $2 $4 257 $2 $3 257 $2 $3 " ;;
+        zsk) want="256 $2 $4 256 $2 $4 257 $2 $3 " ;;
+        *) want="256 $2 $4 257 $2 $3 " ;;
+    esac
     [ "$got" = "$want" ] || { echo "$1: DNSKEYs (flags alg bits) '$got', want '$want'"; return 1; }
 }
 

@@ -1,0 +1,175 @@
+# report-lib.jq: the building blocks of the report (analysis/report.jq and
+# analysis/findings.jq include it): escaping, number formatting, and val,
+# which shows a value of a results file tagged with its source (data-src)
+# for analysis/report-check to verify. No number is typed here.
+# ------------------------------------------------------------ formatting
+
+def esc: tostring | @html | gsub("\n"; "&#10;");
+
+# pathstr: a jq path array as a jq expression (.a.b[0]["x-y"]).
+def pathstr:
+  map(if type == "number" then "[\(.)]"
+      elif test("^[A-Za-z_][A-Za-z0-9_]*$") then ".\(.)"
+      else "[\(tojson)]" end)
+  | join("") | if startswith(".") then . else "." + . end;
+
+# fixed($n): a number rounded to $n decimals, as text with exactly $n decimals.
+def fixed($n):
+  if $n == null or $n == 0 then (if $n == 0 then round else . end) | tostring
+  else
+    (. < 0) as $neg
+    | ((if $neg then -. else . end) * pow(10; $n) | round | tostring) as $i
+    | ("0" * ([($n + 1) - ($i | length), 0] | max) + $i) as $p
+    | (if $neg and ($p | test("[1-9]")) then "-" else "" end)
+      + $p[0:($p | length) - $n] + "." + $p[($p | length) - $n:]
+  end;
+
+def shown($round; $scale):
+  if type == "number" then (. * ($scale // 1)) | fixed($round)
+  elif type == "boolean" then tostring
+  else tostring end;
+
+def attrs($round; $scale):
+  (if $round != null then " data-round=\"\($round)\"" else "" end)
+  + (if $scale != null then " data-scale=\"\($scale)\"" else "" end);
+
+def nm: "<span class=\"nm\">not measured</span>";
+
+# val($doc; $file; $path; $round; $scale): the value at $path of $doc
+# (loaded from $file), tagged with its source.
+def val($doc; $file; $path; $round; $scale):
+  ($doc | try getpath($path) catch null) as $v
+  | if $v == null or ($v | type) == "object" or ($v | type) == "array" then
+      # where the value would have come from: report-check verifies that
+      # the file indeed holds none there
+      (if $file == null then nm else "<span class=\"nm\" data-nm=\"\($file):\($path | pathstr | esc)\">not measured</span>" end)
+    else "<span class=\"v\" data-src=\"\($file):\($path | pathstr | esc)\"\(attrs($round; $scale))>\($v | shown($round; $scale) | esc)</span>"
+    end;
+def val($doc; $file; $path): val($doc; $file; $path; null; null);
+
+# calc: ours against another value (the paper's, or another of ours).
+def calc($kind; $a; $b; $round; $scale):
+  # $a, $b: {doc, file, path}
+  ($a.doc | try getpath($a.path) catch null) as $x
+  | ($b.doc | try getpath($b.path) catch null) as $y
+  | if ($x | type) != "number" or ($y | type) != "number" or ($kind == "ratio" and $y == 0) then "<span class=\"nm\">–</span>"
+    else
+      (if $kind == "ratio" then $x / $y else $x - $y end) as $r
+      | "<span class=\"v calc\" data-calc=\"\($kind)\" data-a=\"\($a.file):\($a.path | pathstr | esc)\" data-b=\"\($b.file):\($b.path | pathstr | esc)\"\(attrs($round; $scale))>"
+        + (if $kind == "diff" and $r > 0 then "+" else "" end)
+        + ($r | shown($round; $scale) | esc) + "</span>"
+    end;
+
+def ref($doc; $file; $path): {doc: $doc, file: $file, path: $path};
+
+# in_object($doc; $key): the path, or $key under it when $doc holds an object
+# there (a figure kept as {count, sample} in newer schemas).
+def in_object($doc; $key): . as $p | if ($doc | getpath($p) | type) == "object" then $p + [$key] else $p end;
+
+# ------------------------------------------------------------ building blocks
+
+def status_badge($e):
+  if $e.summary == null then
+    (if $e.dir_exists then "<span class=\"st missing\">no summary.json</span>" else "<span class=\"st missing\">not run</span>" end)
+  else
+    ($e.summary.status // "unknown") as $s
+    | "<span class=\"st \($s | esc)\">\(val($e.summary; $e.file; ["status"]))</span>"
+  end;
+
+def status_text($e; $what):
+  if $e.summary_error != null then
+    "<p class=\"err\">The summary of this experiment is not valid JSON: <code>\($e.summary_error | esc)</code></p>"
+  elif $e.summary == null then
+    "<p class=\"err\">No results: " + $what + " did not run in this results directory"
+    + (if $e.dir_exists then " (its directory exists but holds no summary.json)" else "" end)
+    + ". Run it alone with <code>make \($e.target | esc) RB_RUN=&lt;this directory&gt;</code> or run <code>make bench</code>.</p>"
+  elif $e.summary.status == "failed" then
+    "<p class=\"err\">This experiment FAILED; what it reported:</p><pre class=\"err\">\(val($e.summary; $e.file; ["error"]))</pre>"
+  elif $e.summary.status == "interrupted" then
+    "<p class=\"err\">Interrupted before it finished: the values below are what was measured until then.</p>"
+    + (if $e.summary.error then "<pre class=\"err\">\(val($e.summary; $e.file; ["error"]))</pre>" else "" end)
+  else "" end;
+
+# cmp_row: one row "what | ours | paper | ours/paper | ours-paper".
+def cmp_row($what; $doc; $file; $path; $round; $scale; $pdoc; $ppath; $pnote):
+  "<tr><th>\($what)</th><td>\(val($doc; $file; $path; $round; $scale))</td>"
+  + (if $ppath == null then "<td class=\"nm\">–</td><td></td><td></td>"
+     else "<td>\(val($pdoc; "paper.json"; $ppath; $round; $scale))"
+       + (if $pnote then " <small>(\($pnote | esc))</small>" else "" end) + "</td>"
+       + "<td>\(calc("ratio"; ref($doc; $file; $path); ref($pdoc; "paper.json"; $ppath); 2; null))</td>"
+       + "<td>\(calc("diff"; ref($doc; $file; $path); ref($pdoc; "paper.json"; $ppath); $round; $scale))</td>"
+     end)
+  + "</tr>";
+def cmp_head($cite):
+  "<table class=\"cmp\"><tr><th></th><th>this run</th><th>paper \($cite)</th><th>ratio this run / paper</th><th>difference</th></tr>";
+
+# figures: every PNG found, with its SVG/PDF beside it.
+def figures($e):
+  if ($e.figures | length) == 0 then "<p class=\"nm\">No figures in this experiment's directory.</p>"
+  else
+    "<div class=\"figs\">"
+    + ([$e.figures[] |
+        "<figure><a href=\"\(.png | esc)\"><img src=\"\(.png | esc)\" alt=\"\(.png | esc)\"></a><figcaption><code>\(.png | esc)</code>"
+        + (if .svg then " · <a href=\"\(.svg | esc)\">SVG</a>" else "" end)
+        + (if .pdf then " · <a href=\"\(.pdf | esc)\">PDF</a>" else "" end)
+        + "</figcaption></figure>"] | join(""))
+    + "</div>"
+  end;
+
+# csv_table: a table file as HTML, every cell tagged with FILE#ROW,COL.
+def csv_table($t):
+  "<h4><a href=\"\($t.file | esc)\"><code>\($t.file | esc)</code></a></h4>"
+  + if $t.nrows > $t.limit then
+      "<p>\($t.nrows | tostring | "<span class=\"v\" data-src=\"\($t.file | esc)#rows\">\(.)</span>") rows; too long to show here, see the file.</p>"
+    else
+      "<table class=\"csv\"><tr>" + ([$t.header[] | "<th class=\"meta\">\(esc)</th>"] | join("")) + "</tr>"
+      + ([$t.rows | to_entries[] | .key as $r
+          | "<tr>" + ([.value | to_entries[] | "<td><span class=\"v\" data-src=\"\($t.file | esc)#\($r + 1),\(.key + 1)\">\(.value | esc)</span></td>"] | join("")) + "</tr>"]
+         | join(""))
+      + "</table>"
+    end;
+
+def tables($e; $skip):
+  [$e.tables[] | select(.name as $f | any($skip[]; . == $f) | not) | csv_table(.)] | join("");
+
+# values_table: every scalar of a summary (but the testbed copy), so a field
+# the report does not know yet is still shown, and still checked.
+def values_table($doc; $file; $exclude):
+  [$doc | paths(scalars) | select(.[0] as $k | any($exclude[]; . == $k) | not)] as $ps
+  | if ($ps | length) == 0 then ""
+    else
+      "<details><summary>All values in <code class=\"meta\">\($file | esc)</code></summary><table class=\"all\">"
+      + ([$ps[] | "<tr><th><code class=\"meta\">\(pathstr | esc)</code></th><td>\(val($doc; $file; .))</td></tr>"] | join(""))
+      + "</table></details>"
+    end;
+
+# setting_value($doc; $file; $path; $lab): the setting at $path (["settings", KEY]) in words: a scalar with
+# its unit, a list joined, an object's leaves named by their labels
+# (KEY.SUB in analysis/labels.json) or keys.
+def setting_value($doc; $file; $path; $lab):
+  ($doc | getpath($path)) as $v
+  | ($lab[$path[1:] | map(tostring) | join(".")] // {}) as $l
+  | if $v == null then ($l.none // "none")
+    elif ($v | type) == "array" and all($v[]; type != "object" and type != "array") then
+      [range(0; $v | length) as $i | val($doc; $file; $path + [$i])] | join(", ")
+    elif ($v | type) == "array" or ($v | type) == "object" then
+      [$v | paths(scalars) as $p
+       | ($lab[$path[1:] + $p | map(tostring) | join(".")].label // ($p | map(tostring) | join(" "))) as $name
+       | "\($name | esc): \(val($doc; $file; $path + $p))"] | join("<br>")
+    else val($doc; $file; $path) + (if $l.unit then " " + ($l.unit | esc) else "" end)
+    end;
+
+# settings_table($doc; $file; $lab): an experiment's settings, one row per
+# setting, named in words by $lab (analysis/labels.json of its experiment)
+# with the JSON key beside it; a setting without words is marked
+# class="nolabel", which analysis/report-check rejects.
+def settings_table($doc; $file; $lab):
+  if ($doc.settings | type) != "object" then ""
+  else
+    "<h4>Settings</h4><table class=\"all settings\">"
+    + ([$doc.settings | keys_unsorted[] as $k | ($lab[$k].label) as $name
+        | if $name then "<tr><th>\($name | esc) <small><code class=\"meta\">\($k | esc)</code></small></th>"
+          else "<tr class=\"nolabel\"><th><code class=\"meta\">\($k | esc)</code> (no words for this setting in analysis/labels.json)</th>" end
+        + "<td>\(setting_value($doc; $file; ["settings", $k]; $lab))</td></tr>"] | join(""))
+    + "</table>"
+  end;

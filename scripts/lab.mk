@@ -1,0 +1,10 @@
+# lab.mk: the real-lab backend (docs/real-lab.md). make lab-setup
+# INVENTORY=file.yml provisions every host of the inventory with
+# scripts/lab/site.yml (packages, this build's programs, addresses and
+# routes, the counters, the server with the zone variant); run it again
+# after a rebuild. Then the experiments run with BACKEND=lab INVENTORY=file.yml.
+
+.PHONY: lab-setup
+lab-setup: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check
+	@[ -n "$(INVENTORY)" ] || { echo "make lab-setup: INVENTORY=file.yml is needed (docs/real-lab.md)" >&2; exit 2; }
+	@BACKEND=lab INVENTORY="$(INVENTORY)" scripts/testbed setup
