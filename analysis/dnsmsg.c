@@ -200,9 +200,15 @@ ds_dnsmsg_parse_full(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 		if (ds_dnsmsg_scan(wire, len, &w) == DS_OK)
 			memcpy(m->sect_bytes, w.sect_bytes, sizeof(m->sect_bytes));
 	}
+	/* ldns_wire2pkt takes every OPT RR out of the additional list and
+	 * out of ARCOUNT, and a TSIG too (into its own field): counted back
+	 * here as the fast scan counts them */
+	if (ldns_pkt_tsig(pkt))
+		m->sect_rrs[DS_SECT_ADDITIONAL][ds_dnsmsg_rrkind(LDNS_RR_TYPE_TSIG)]++;
 	if (ldns_pkt_edns(pkt)) {
-		/* ldns_wire2pkt takes the OPT RR out of the additional list */
-		m->sect_rrs[DS_SECT_ADDITIONAL][DS_RR_OPT]++;
+		unsigned opts = (unsigned)m->arcount - ldns_pkt_arcount(pkt) -
+			(ldns_pkt_tsig(pkt) ? 1 : 0);
+		m->sect_rrs[DS_SECT_ADDITIONAL][DS_RR_OPT] += (uint16_t)opts;
 		m->has_opt = 1;
 		m->udp_size = ldns_pkt_edns_udp_size(pkt);
 		m->ext_rcode = ldns_pkt_edns_extended_rcode(pkt);

@@ -12,8 +12,11 @@
  *  - ds_dnsmsg_parse_full: ldns_wire2pkt on the whole message, then ldns'
  *    packet accessors. Slower; stricter about RDATA. Used with --full and
  *    by the unit tests to check the fast path. Records per section and
- *    kind come from ldns' section lists; the bytes per section from the
- *    wire walk (ldns keeps no compressed sizes).
+ *    kind come from ldns' section lists, plus the OPT records and the
+ *    TSIG that ldns takes out of the additional section; the bytes per
+ *    section from the wire walk (ldns keeps no compressed sizes). The
+ *    fuzz harness analysis/fuzz/fuzz_dnsmsg.c holds the two to the same
+ *    facts on every input.
  */
 #ifndef DS_DNSMSG_H
 #define DS_DNSMSG_H

@@ -325,6 +325,30 @@ test_name_skip_vs_ldns(void)
 	UT_CHECK(differ(skip_no_follow, 20000, NULL) > 100);
 }
 
+/* --full counts the OPT records (two here) and the TSIG that ldns takes
+ * out of the additional section, as the fast scan does (the fuzz harness
+ * found --full counting no TSIG and one OPT). */
+static void
+test_full_counts_opt_tsig(void)
+{
+	static const uint8_t w[] = {
+		0x12, 0x34, 0x80, 0x00, 0, 1, 0, 0, 0, 0, 0, 3,
+		0, 0, 1, 0, 1,					/* . A IN */
+		0, 0, 41, 0x10, 0x00, 0, 0, 0x80, 0, 0, 0,	/* OPT, DO */
+		0, 0, 41, 0x02, 0x00, 0, 0, 0, 0, 0, 0,		/* OPT */
+		0, 0, 250, 0, 255, 0, 0, 0, 0, 0, 0 };		/* TSIG */
+	struct ds_dnsmsg a, b;
+	UT_EQ(ds_dnsmsg_scan(w, sizeof(w), &a), DS_OK);
+	UT_EQ(ds_dnsmsg_parse_full(w, sizeof(w), &b), DS_OK);
+	UT_EQ(a.sect_rrs[DS_SECT_ADDITIONAL][DS_RR_OPT], 2);
+	UT_EQ(a.sect_rrs[DS_SECT_ADDITIONAL][DS_RR_OTHER], 1);
+	UT_EQ(b.sect_rrs[DS_SECT_ADDITIONAL][DS_RR_OPT], 2);
+	UT_EQ(b.sect_rrs[DS_SECT_ADDITIONAL][DS_RR_OTHER], 1);
+	UT_EQ(b.arcount, 3);
+	UT_EQ(a.udp_size, 4096);
+	UT_EQ(a.do_bit, 1);
+}
+
 int
 main(void)
 {
@@ -400,5 +424,6 @@ main(void)
 	}
 	test_name_skip();
 	test_name_skip_vs_ldns();
+	test_full_counts_opt_tsig();
 	return UT_DONE("test_dnsmsg");
 }

@@ -27,76 +27,24 @@
 #include <unistd.h>
 #include <pcap/pcap.h>
 #include <ldns/ldns.h>
-#include "../analysis/capture.h"
-#include "../analysis/tcpflow.h"
 #include "../analysis/outfile.h"
+#include "extract.h"
 #include "pcapout.h"
 #include "qlist.h"
-
-typedef struct ur_stats {
-	uint64_t packets;
-	uint64_t queries, udp, tcp, v4, v6;
-	uint64_t responses;
-	uint64_t skip[DS_SKIP_MAX];	/* frames capture.c could not use, ... */
-	uint64_t malformed;
-	uint64_t malformed_queries;
-	uint64_t no_question;
-	uint64_t too_big;
-	uint64_t tcp_flows_evicted;	/* TCP flows evicted from a full map */
-} ur_stats;
 
 typedef struct ur_conv {
 	ur_pcapout pcap;
 	struct rb_outfile qlist;
 	ur_addr service4, service6;
-	ur_stats st;
-	struct ds_tcpflows flows;
-	const struct pcap_pkthdr *frame;	/* the frame being read */
-	int verbose;
-	int failed;	/* writing a TCP query failed */
+	ur_extract x;		/* the queries, and the counts */
 } ur_conv;
 
 /* -v: say which packet was skipped and why. */
 static void
 ur_conv_skip(const ur_conv *cv, const char *why)
 {
-	if (cv->verbose)
-		fprintf(stderr, "from-pcap: packet %llu: %s\n", (unsigned long long)cv->st.packets, why);
-}
-
-/* FNV-1a over the original address: a stable pseudonym for the client. */
-static uint64_t
-ur_addr_hash(const ur_addr *a)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i, n = a->family == AF_INET ? 4 : 16;
-	for (i = 0; i < n; i++) {
-		h ^= a->a[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-static void
-ur_client_map(const ur_addr *orig, ur_addr *out)
-{
-	uint64_t h = ur_addr_hash(orig);
-	int i;
-	memset(out, 0, sizeof(*out));
-	out->family = orig->family;
-	if (orig->family == AF_INET) {
-		out->a[0] = 198;
-		out->a[1] = 19;
-		out->a[2] = (uint8_t)(h >> 8);
-		out->a[3] = (uint8_t)h;
-	} else {
-		/* 2001:2:0:19::/64 */
-		out->a[0] = 0x20; out->a[1] = 0x01;
-		out->a[2] = 0x00; out->a[3] = 0x02;
-		out->a[6] = 0x00; out->a[7] = 0x19;
-		for (i = 0; i < 8; i++)
-			out->a[8 + i] = (uint8_t)(h >> (8 * i));
-	}
+	if (cv->x.verbose)
+		fprintf(stderr, "from-pcap: packet %llu: %s\n", (unsigned long long)cv->x.st.packets, why);
 }
 
 /* pkt's address as an ur_addr (capture.c keeps IPv4 in the first 4 bytes). */
@@ -113,99 +61,42 @@ static int
 ur_conv_write(ur_conv *cv, const struct pcap_pkthdr *h, const struct ds_packet *pkt,
     const uint8_t *msg, size_t len)
 {
+	ur_stats *st = &cv->x.st;
 	ur_addr orig, src;
 
 	if (len > 65535 - 48) {
-		cv->st.too_big++;
+		st->too_big++;
 		ur_conv_skip(cv, "query too large for one UDP datagram");
 		return 0;
 	}
 	ur_addr_from(&orig, pkt->family, pkt->src);
-	ur_client_map(&orig, &src);
+	ur_extract_client_map(&orig, &src);
 	if (ur_pcapout_udp(&cv->pcap, &h->ts, &src, pkt->sport,
 	    pkt->family == 4 ? &cv->service4 : &cv->service6, pkt->dport, msg, len))
 		return -1;
-	cv->st.queries++;
+	st->queries++;
 	if (pkt->proto == IPPROTO_UDP)
-		cv->st.udp++;
+		st->udp++;
 	else
-		cv->st.tcp++;
+		st->tcp++;
 	if (pkt->family == 4)
-		cv->st.v4++;
+		st->v4++;
 	else
-		cv->st.v6++;
+		st->v6++;
 	return 0;
 }
 
-/* One DNS message from the capture: queries go to both outputs. */
+/* extract.c's callback: a query goes to the query list (when ldns parsed
+ * it) and to the pcap. */
 static int
-ur_conv_message(ur_conv *cv, const struct pcap_pkthdr *h, const struct ds_packet *pkt,
-    const uint8_t *msg, size_t len)
-{
-	ldns_pkt *dns = NULL;
-
-	if (ldns_wire2pkt(&dns, msg, len) != LDNS_STATUS_OK) {
-		/* Junk is real traffic too (the paper's FORMERR answers): a
-		 * malformed UDP message whose header says query is replayed
-		 * as it was, but it has no line in the query list. Not over
-		 * TCP: there a bad message means we are out of step with
-		 * the stream (a flow first seen in the middle). */
-		if (pkt->proto != IPPROTO_UDP || len < LDNS_HEADER_SIZE || LDNS_QR_WIRE(msg)) {
-			cv->st.malformed++;
-			ur_conv_skip(cv, "malformed DNS message");
-			return 0;
-		}
-		cv->st.malformed_queries++;
-		return ur_conv_write(cv, h, pkt, msg, len);
-	}
-	if (ldns_pkt_qr(dns)) {
-		cv->st.responses++;
-		ldns_pkt_free(dns);
-		return 0;
-	}
-	if (ur_qlist_write(cv->qlist.fp, dns) != 0)
-		cv->st.no_question++;
-	ldns_pkt_free(dns);
-	return ur_conv_write(cv, h, pkt, msg, len);
-}
-
-/* tcpflow's callback: a whole DNS message, completed by the segment of the
- * frame being read (cv->frame). A write error is kept for ur_conv_packet. */
-static void
-ur_conv_tcp_message(void *arg, const struct ds_packet *pkt, const uint8_t *msg, size_t len)
+ur_conv_query(void *arg, const struct pcap_pkthdr *h, const struct ds_packet *pkt,
+    const uint8_t *msg, size_t len, const ldns_pkt *dns)
 {
 	ur_conv *cv = arg;
 
-	if (!cv->failed && ur_conv_message(cv, cv->frame, pkt, msg, len))
-		cv->failed = 1;
-}
-
-static int
-ur_conv_packet(ur_conv *cv, int linktype, const struct pcap_pkthdr *h, const uint8_t *data)
-{
-	struct ds_packet pkt;
-	enum ds_skip r;
-
-	cv->st.packets++;
-	r = ds_capture_decode(linktype, data, h->caplen, h->len, &pkt);
-	if (r == DS_OK && pkt.sport != 53 && pkt.dport != 53)
-		r = DS_SKIP_NOT_DNS_PORT;
-	else if (r == DS_OK && pkt.proto == IPPROTO_TCP && pkt.payload_len == 0)
-		r = DS_SKIP_TCP_EMPTY;
-	if (r != DS_OK) {
-		cv->st.skip[r]++;
-		ur_conv_skip(cv, ds_skip_name(r));
-		return 0;
-	}
-	if (pkt.proto == IPPROTO_UDP)
-		return ur_conv_message(cv, h, &pkt, pkt.payload, pkt.payload_len);
-	/* TCP: length-prefixed messages, reassembled in order per flow. */
-	cv->frame = h;
-	if (ds_tcpflows_segment(&cv->flows, &pkt) != 0) {
-		fprintf(stderr, "from-pcap: TCP reassembly: %s\n", strerror(errno));
-		return -1;
-	}
-	return cv->failed ? -1 : 0;
+	if (dns && ur_qlist_write(cv->qlist.fp, dns) != 0)
+		cv->x.st.no_question++;
+	return ur_conv_write(cv, h, pkt, msg, len);
 }
 
 /* The causes capture.c and tcpflow.c name, in words. */
@@ -303,7 +194,6 @@ main(int argc, char **argv)
 		return 2;
 	}
 	memset(&cv, 0, sizeof(cv));
-	cv.verbose = verbose;
 	if (ur_addr_parse(&cv.service4, s4) || cv.service4.family != AF_INET ||
 	    ur_addr_parse(&cv.service6, s6) || cv.service6.family != AF_INET6) {
 		fprintf(stderr, "from-pcap: -4 needs an IPv4 and -6 an IPv6 address\n");
@@ -315,44 +205,42 @@ main(int argc, char **argv)
 		return 1;
 	}
 	linktype = pcap_datalink(in);
-	if (ds_tcpflows_init(&cv.flows, DS_TCPFLOWS_MAX, ur_conv_tcp_message,
-	    &cv) != 0) {
+	if (ur_extract_init(&cv.x, DS_TCPFLOWS_MAX, ur_conv_query, &cv, verbose) != 0) {
 		fprintf(stderr, "from-pcap: TCP flow table: %s\n", strerror(errno));
 		pcap_close(in);
 		return 1;
 	}
 	if (ur_pcapout_open(&cv.pcap, out_pcap)) {
-		ds_tcpflows_free(&cv.flows);
+		ur_extract_free(&cv.x);
 		pcap_close(in);
 		return 1;
 	}
 	if (rb_outfile_begin(&cv.qlist, out_qlist, 1, errbuf, sizeof(errbuf))) {
 		fprintf(stderr, "from-pcap: %s\n", errbuf);
 		ur_pcapout_abort(&cv.pcap);
-		ds_tcpflows_free(&cv.flows);
+		ur_extract_free(&cv.x);
 		pcap_close(in);
 		return 1;
 	}
 	while ((rc = pcap_next_ex(in, &h, &data)) == 1) {
-		if (ur_conv_packet(&cv, linktype, h, data)) {
+		if (ur_extract_frame(&cv.x, linktype, h, data)) {
 			ur_pcapout_abort(&cv.pcap);
 			rb_outfile_abort(&cv.qlist);
-			ds_tcpflows_free(&cv.flows);
+			ur_extract_free(&cv.x);
 			pcap_close(in);
 			return 1;
 		}
 	}
 	if (rc == PCAP_ERROR) {
 		fprintf(stderr, "from-pcap: %s: the capture is cut short after %llu packets: %s\n",
-		    argv[optind], (unsigned long long)cv.st.packets, pcap_geterr(in));
+		    argv[optind], (unsigned long long)cv.x.st.packets, pcap_geterr(in));
 		truncated = 1;
 	}
 	pcap_close(in);
-	ds_tcpflows_finish(&cv.flows, cv.st.skip);
-	cv.st.tcp_flows_evicted = cv.flows.evicted;
-	ds_tcpflows_free(&cv.flows);
-	ur_stats_print(&cv.st, argv[optind], stderr);
-	if (cv.st.queries == 0) {
+	ur_extract_finish(&cv.x);
+	ur_extract_free(&cv.x);
+	ur_stats_print(&cv.x.st, argv[optind], stderr);
+	if (cv.x.st.queries == 0) {
 		fprintf(stderr, "from-pcap: %s: no DNS queries found: nothing written\n", argv[optind]);
 		ur_pcapout_abort(&cv.pcap);
 		rb_outfile_abort(&cv.qlist);
@@ -369,6 +257,6 @@ main(int argc, char **argv)
 	}
 	if (truncated)
 		fprintf(stderr, "from-pcap: warning: %s is truncated; kept the %llu queries before the cut\n",
-		    argv[optind], (unsigned long long)cv.st.queries);
+		    argv[optind], (unsigned long long)cv.x.st.queries);
 	return 0;
 }

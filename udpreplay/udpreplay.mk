@@ -14,7 +14,7 @@ UR_COMMON := udpreplay/rng.c udpreplay/profile.c udpreplay/tlds.c udpreplay/qgen
 $(eval $(call c_program,udpreplay/build/tracegen,$(UR_COMMON) udpreplay/tracegen.c,$(UR_LIBS)))
 # from-pcap decodes frames and reassembles TCP with dnsstat's modules (the
 # same sources, so one object each): one decoder in the tree.
-UR_CAPTURE := analysis/capture.c analysis/tcpflow.c
+UR_CAPTURE := analysis/capture.c analysis/tcpflow.c udpreplay/extract.c
 
 $(eval $(call c_program,udpreplay/build/from-pcap,$(UR_COMMON) $(UR_CAPTURE) udpreplay/frompcap.c,$(UR_LIBS)))
 # pcap-setmac: the MAC addresses tcprewrite 4.4 cannot set on IPv6 frames.

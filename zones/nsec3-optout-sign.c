@@ -54,26 +54,17 @@ read_zone(const char *path)
 {
 	FILE *fp;
 	ldns_dnssec_zone *zone = NULL;
-	ldns_status st;
-	int line = 0;
+	char err[512];
 
 	fp = fopen(path, "r");
 	if (!fp) {
 		fprintf(stderr, "nsec3-optout-sign: %s: %s\n", path, strerror(errno));
 		return NULL;
 	}
-	st = ldns_dnssec_zone_new_frm_fp_l(&zone, fp, NULL, 0, LDNS_RR_CLASS_IN, &line);
+	zone = zones_zone_read(fp, err, sizeof(err));
 	fclose(fp);
-	if (st != LDNS_STATUS_OK) {
-		fprintf(stderr, "nsec3-optout-sign: %s:%d: %s\n", path, line,
-			ldns_get_errorstr_by_id(st));
-		return NULL;
-	}
-	if (!zone->soa) {
-		fprintf(stderr, "nsec3-optout-sign: %s: no SOA record\n", path);
-		ldns_dnssec_zone_deep_free(zone);
-		return NULL;
-	}
+	if (!zone)
+		fprintf(stderr, "nsec3-optout-sign: %s%s\n", path, err);
 	return zone;
 }
 

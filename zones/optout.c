@@ -98,3 +98,23 @@ zones_optout_sign(ldns_dnssec_zone *zone, ldns_key_list *keys,
 	ldns_rr_list_free(new_rrs);
 	return st;
 }
+
+ldns_dnssec_zone *
+zones_zone_read(FILE *fp, char *err, size_t errlen)
+{
+	ldns_dnssec_zone *zone = NULL;
+	ldns_status st;
+	int line = 0;
+
+	st = ldns_dnssec_zone_new_frm_fp_l(&zone, fp, NULL, 0, LDNS_RR_CLASS_IN, &line);
+	if (st != LDNS_STATUS_OK) {
+		snprintf(err, errlen, ":%d: %s", line, ldns_get_errorstr_by_id(st));
+		return NULL;
+	}
+	if (!zone->soa) {
+		snprintf(err, errlen, ": no SOA record");
+		ldns_dnssec_zone_deep_free(zone);
+		return NULL;
+	}
+	return zone;
+}

@@ -5,6 +5,7 @@
 #define ZONES_OPTOUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <ldns/ldns.h>
 
@@ -25,5 +26,12 @@ struct zones_nsec3_params {
  */
 ldns_status zones_optout_sign(ldns_dnssec_zone *zone, ldns_key_list *keys,
 	const struct zones_nsec3_params *params, size_t *omitted);
+
+/*
+ * Read the zone to sign from FP: NULL, with why in ERR (":LINE: error" or
+ * ": no SOA record", to follow the file's name), when ldns cannot read it
+ * or it has no SOA.
+ */
+ldns_dnssec_zone *zones_zone_read(FILE *fp, char *err, size_t errlen);
 
 #endif /* ZONES_OPTOUT_H */

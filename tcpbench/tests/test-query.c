@@ -45,6 +45,19 @@ main(void)
 	CHECK(tcpb_query_parse_line("   \n", &d0, &s, &unk, err, sizeof(err)) == 0);
 	CHECK(tcpb_query_parse_line("# comment A", &d0, &s, &unk, err, sizeof(err)) == 0);
 	CHECK(tcpb_query_parse_line("  #x", &d0, &s, &unk, err, sizeof(err)) == 0);
+	{
+		/* a comment or blank line longer than a query line may be */
+		char lng[1200];
+		memset(lng, 'x', sizeof(lng) - 1);
+		lng[sizeof(lng) - 1] = 0;
+		lng[2] = '#';
+		lng[0] = lng[1] = ' ';
+		CHECK(tcpb_query_parse_line(lng, &d0, &s, &unk, err, sizeof(err)) == 0);
+		memset(lng, ' ', sizeof(lng) - 1);
+		CHECK(tcpb_query_parse_line(lng, &d0, &s, &unk, err, sizeof(err)) == 0);
+		lng[0] = 'x';
+		CHECK(tcpb_query_parse_line(lng, &d0, &s, &unk, err, sizeof(err)) < 0);
+	}
 	CHECK(tcpb_query_parse_line("example.", &d0, &s, &unk, err, sizeof(err)) < 0);
 	CHECK(tcpb_query_parse_line("example. NOSUCHTYPE", &d0, &s, &unk, err, sizeof(err)) < 0);
 
