@@ -1,0 +1,64 @@
+# replay.sh: what the slow-replay experiments (analysis/sizes,
+# analysis/sizes-matrix) share: the check that the service serves the
+# zone variant asked for, the Listener's answer counter, the switch's SNMP
+# octets of router-s, and stopping a background replay. Callers set
+# TESTBED (scripts/testbed) and REPLAY_PID; everything goes through the
+# testbed's command line.
+
+# check_served VARIANT [ADDRESS]: the service (ADDRESS, default the
+# family's service address) answers the root SOA, with an RRSIG exactly
+# when VARIANT is signed.
+check_served() {
+    local addr=${2:-${FAMILY_SERVICE:-$SERVICE4}} signed out rrsig
+    signed=$(jq -r .signed "$RB_TOP/zones/build/$1/variant.json")
+    out=$("$TESTBED" exec player1 -- dig +dnssec +norec +time=2 +tries=3 @"$addr" . SOA) \
+        || die "no answer to '. SOA' from $addr after serving $1"
+    rrsig=$(grep -c $'\tRRSIG\tSOA' <<<"$out" || true)
+    if [ "$signed" = true ] && [ "$rrsig" -eq 0 ]; then die "$1 is signed but '. SOA' came without RRSIG"; fi
+    if [ "$signed" = false ] && [ "$rrsig" -gt 0 ]; then die "$1 is unsigned but '. SOA' came with an RRSIG"; fi
+}
+
+# listener_answers: the Listener's count of answers received.
+listener_answers() { "$TESTBED" counters | jq -er .listener.dns_answers.packets; }
+
+# settle_answers: wait (at most 10 s) until the Listener's answer counter
+# stops; prints it.
+settle_answers() {
+    local last=-1 now i
+    for i in $(seq 20); do
+        now=$(listener_answers)
+        [ "$now" = "$last" ] && { echo "$now"; return 0; }
+        last=$now; sleep 0.5
+    done
+    echo "$now"
+}
+
+# snmp_both OUTFILE: "IN OUT" octets of router-s, both read in parallel
+# (OUTFILE.in/.out and their .err are scratch).
+snmp_both() {
+    local pi po
+    "$TESTBED" snmp-octets in > "$1.in" 2> "$1.in.err" & pi=$!
+    "$TESTBED" snmp-octets out > "$1.out" 2> "$1.out.err" & po=$!
+    wait "$pi" || die "SNMP reading failed: snmpget ifHCInOctets of switch port router-s from snmpd in $(ns_of switch): $(tr '\n' ' ' < "$1.in.err")"
+    wait "$po" || die "SNMP reading failed: snmpget ifHCOutOctets of switch port router-s from snmpd in $(ns_of switch): $(tr '\n' ' ' < "$1.out.err")"
+    [[ $(cat "$1.in") =~ ^[0-9]+$ && $(cat "$1.out") =~ ^[0-9]+$ ]] || die "SNMP octets not numeric: $(cat "$1.in" "$1.out")"
+    echo "$(cat "$1.in") $(cat "$1.out")"
+}
+
+# stop_replay: the background replay (REPLAY_PID) is a subshell running
+# timeout, which runs tcpreplay in its own process group; TERM to timeout
+# reaches the whole group. Wait (at most 10 s) until they are gone.
+stop_replay() {
+    local kids k i alive
+    kids=$(pgrep -P "$REPLAY_PID" 2>/dev/null || true)
+    for k in $kids; do kill -TERM "$k" 2>/dev/null || true; done
+    kill -TERM "$REPLAY_PID" 2>/dev/null || true
+    for i in $(seq 100); do
+        alive=0
+        for k in $kids; do kill -0 "$k" 2>/dev/null && alive=1; done
+        [ "$alive" = 0 ] && break
+        sleep 0.1
+    done
+    wait "$REPLAY_PID" 2>/dev/null || true
+    REPLAY_PID=""
+}
