@@ -652,7 +652,7 @@ lab_status_json() {
         {backend:"lab", inventory:$inv,
          prefix:$prefix, kernel:$h.server1.kernel, cpus:$h.server1.cpus, lb:$lb,
          lb_note:"the lab router balances \($lab.router.lb) (inventory); rootbench does not configure it",
-         link:null,
+         link:null, link_shaping:false,
          pinning:{servers:$lab.hosts.server1.cpus, clients:$lab.hosts.player1.cpus,
                   cpu_names:{server:(cpu_names("server1") + cpu_names("server2")),
                              client:(cpu_names("player1") + cpu_names("player2") + cpu_names("listener"))}},

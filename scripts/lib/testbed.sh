@@ -785,6 +785,7 @@ tb_status_json() {
         {prefix:$prefix, kernel:$kernel, cpus:$ncpu, lb:$lb,
          lb_note:(if $lb == "per-packet" then "deliberately broken balancer: negative control for the TCP stickiness check only" else null end),
          link:(if $link == "none" then null else $link end),
+         link_shaping:true,
          pinning:{servers:$scpu, clients:$ccpu,
                   cpu_names:{server:($scpu | cpu_names), client:($ccpu | cpu_names)}},
          steering:{mode:$steer, rule:(if $steer == "rps" then "receive path of every interface on its role'"'"'s CPUs (RPS)" else "receive path on the sending CPU (veth default)" end)},
