@@ -268,7 +268,7 @@ lab_apply_defaults() {
     [ -n "${ZONES:-}" ] || [ -n "${ZONE_DIR:-}" ] || ZONES=$(jq -r .zones <<<"$LAB_JSON")
     : "${SERVER_WORKERS:=1}" "${SERVER_TCP_CLIENTS:=1000}" "${SERVER_TCP_TIMEOUT:=3}"
     : "${MINIMAL_RESPONSES:=no}" "${STEER:=none}" "${PLAYER_TW_BUCKETS:=default}"
-    : "${SERVER_BACKLOG:=256}" "${NSD_BUILD:=debian}" "${SERVER_TLS:=no}"
+    : "${SERVER_BACKLOG:=256}" "${NSD_BUILD:=debian}" "${SERVER_TLS:=no}" "${SERVER_EDNS_SIZE:=1232}"
     # Pinning is per host, from the inventory (rb_cpus).
     SERVER_CPUS=$(lab_host server1 cpus); CLIENT_CPUS=$(lab_host player1 cpus)
 }
@@ -285,6 +285,7 @@ lab_validate() {
     case $STEER in none|rps) ;; *) die "unknown STEER=$STEER" ;; esac
     [ "$SERVER_TLS" = no ] || die "SERVER_TLS=$SERVER_TLS: the lab backend installs no DoT certificates yet (scripts/lab); DNS over TLS runs on the namespace testbed (docs/dot.md)"
     case $MINIMAL_RESPONSES in yes|no) ;; *) die "MINIMAL_RESPONSES=$MINIMAL_RESPONSES must be yes or no" ;; esac
+    tb_check_edns_size
     local n
     for n in SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT; do
         [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n=${!n} must be a positive integer"
@@ -643,7 +644,7 @@ lab_status_json() {
     jq -n --arg prefix "$RB_PREFIX" --arg lb "$LB" --arg zones "${ZONES:-}" --arg zonedir "$TB_ZONEDIR" \
         --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg kind "$SERVER" --arg top "$RB_TOP" \
         --argjson tc "$SERVER_TCP_CLIENTS" --argjson tt "$SERVER_TCP_TIMEOUT" --argjson sc "$SERVER_WORKERS" \
-        --arg minimal "$MINIMAL_RESPONSES" --arg twb "${PLAYER_TW_BUCKETS:-default}" \
+        --arg minimal "$MINIMAL_RESPONSES" --argjson edns "${SERVER_EDNS_SIZE:-1232}" --arg twb "${PLAYER_TW_BUCKETS:-default}" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg inv "$INVENTORY" \
         --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --argjson backlogs "$backlogs" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" --argjson roles "$roles" '
@@ -662,7 +663,7 @@ lab_status_json() {
          cgroups:"/sys/fs/cgroup/rootbench-lab/ROLE on each host",
          service:{ipv4:$s4, ipv6:$s6},
          server:{kind:$kind, name:"NSD", version:$h.server1.daemon_version, program:"/usr/sbin/nsd",
-                 workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal,
+                 workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal, udp_answer_max:$edns,
                  listen_backlog:256, listen_backlog_measured:$backlogs, build:"debian",
                  tls:null},
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
