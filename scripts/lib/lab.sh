@@ -42,7 +42,8 @@ lab_inventory_normalise() {
        server: ($any.rb_server // "nsd"), zones: ($any.rb_zones // ""),
        router: {lb: ($r.rb_lb // "l3"), addr4_client: need("router"; "rb_addr4_client"), addr6_client: need("router"; "rb_addr6_client"),
                 addr4_server: need("router"; "rb_addr4_server"), addr6_server: need("router"; "rb_addr6_server"),
-                mac_client: need("router"; "rb_mac_client"), model: ($r.rb_model // "not described")},
+                mac_client: need("router"; "rb_mac_client"), model: ($r.rb_model // "not described"),
+                snmp_host: ($r.rb_snmp_host // null), community: ($r.rb_snmp_community // "public")},
        switch: {snmp_host: need("switch"; "rb_snmp_host"), community: ($s.rb_snmp_community // "public"),
                 router_port_ifindex: need("switch"; "rb_router_port_ifindex"), model: ($s.rb_model // "not described")},
        hosts: ([$managed[] | . as $h | {key: $h, value: {
@@ -740,5 +741,5 @@ lab_status_json() {
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
          snmp:{router_server_port:{name:"router-s", ifindex:$lab.switch.router_port_ifindex}},
          roles:$roles, processes:$procs,
-         hosts:$f, router:$lab.router, switch:($lab.switch | del(.community)), allow_ranges:$lab.allow_ranges}'
+         hosts:$f, router:($lab.router | del(.community)), switch:($lab.switch | del(.community)), allow_ranges:$lab.allow_ranges}'
 }
