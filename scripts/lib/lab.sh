@@ -381,7 +381,7 @@ lab_check_programs() {
 # brought to the settings (the playbook's server part, only when it
 # differs), the players' TIME-WAIT setting, and the hosts' facts recorded.
 lab_up() {
-    need_tools ssh ansible-playbook jq snmpget
+    need_tools ssh ansible-playbook jq snmpget snmpbulkwalk
     lab_apply_defaults
     lab_validate
     mkdir -p "$TB_STATE"
