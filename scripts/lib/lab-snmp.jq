@@ -3,7 +3,7 @@
 # sampler's summary gives an interface (docs/sampler.md, "dev"), so the
 # loss rules (scripts/lib/layers.jq: dev_drops) read a lab's switch as they
 # read the namespace switch. Used by scripts/lib/lab.sh (lab_sample);
-# tested by scripts/tests/72-lab-snmp-deltas.test.
+# tested by scripts/tests/73-lab-snmp-deltas.test.
 
 # The IF-MIB columns read (numeric OIDs under 1.3.6.1.2.1), and their names.
 def snmp_columns: {
