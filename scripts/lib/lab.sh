@@ -54,7 +54,10 @@ lab_inventory_normalise() {
            addr4: need($h; "rb_addr4"), addr6: need($h; "rb_addr6"),
            gateway4: need($h; "rb_gateway4"), gateway6: need($h; "rb_gateway6"),
            cpus: (need($h; "rb_cpus") | str),
-           block4: ($hv[$h].rb_block4 // ""), block6: ($hv[$h].rb_block6 // "")}}] | from_entries)}'
+           block4: ($hv[$h].rb_block4 // ""), block6: ($hv[$h].rb_block6 // ""),
+           cgroup: (($hv[$h].rb_cgroup_root // "/sys/fs/cgroup/rootbench-lab")
+                    | if test("^/sys/fs/cgroup/[A-Za-z0-9._/-]+$") then . else error("inventory \($inv): rb_cgroup_root \(.) is not a directory under /sys/fs/cgroup") end
+                    | . + "/" + $h)}}] | from_entries)}'
 }
 
 # lab_topology_load: read INVENTORY and define the address plan from it.
@@ -193,8 +196,10 @@ lab_pull() {
 }
 
 # lab_cgroup ROLE: the role's cgroup (v2) on its host: what runs there for
-# rootbench (commands, the server daemon, not the sampler) is counted in it.
-lab_cgroup() { echo "/sys/fs/cgroup/rootbench-lab/$1"; }
+# rootbench (commands, the server daemon, not the sampler) is counted in it
+# (rb_cgroup_root/ROLE; the simulated lab gives each lab a root of its own,
+# since its hosts share this machine's cgroup tree).
+lab_cgroup() { lab_host "$1" cgroup 2>/dev/null || echo "/sys/fs/cgroup/rootbench-lab/$1"; }
 
 # lab_remote_dir ROLE: where rootbench lives on the host.
 lab_remote_dir() { lab_host "$1" dir; }
@@ -664,7 +669,7 @@ lab_status_json() {
          steering:{mode:$steer, rule:"each host'"'"'s own receive path (its NIC and kernel settings; not set by rootbench)"},
          player_tw_buckets:{setting:$twb, value:null},
          profile:(if $profile == "" then null else ($profile | ltrimstr($top + "/")) end),
-         cgroups:"/sys/fs/cgroup/rootbench-lab/ROLE on each host",
+         cgroups:"\($lab.hosts.server1.cgroup | rtrimstr("/server1"))/ROLE on each host",
          service:{ipv4:$s4, ipv6:$s6},
          server:{kind:$kind, name:"NSD", version:$h.server1.daemon_version, program:"/usr/sbin/nsd",
                  workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal,
