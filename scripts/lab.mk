@@ -3,8 +3,15 @@
 # scripts/lab/site.yml (packages, this build's programs, addresses and
 # routes, the counters, the server with the zone variant); run it again
 # after a rebuild. Then the experiments run with BACKEND=lab INVENTORY=file.yml.
+# make lab-teardown INVENTORY=file.yml is the reverse (scripts/lab/teardown.yml:
+# the server stopped; the counters, addresses, routes, sysctls, cgroups and
+# rb_dir as before; Debian's packages stay installed).
 
-.PHONY: lab-setup
+.PHONY: lab-setup lab-teardown
 lab-setup: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check
 	@[ -n "$(INVENTORY)" ] || { echo "make lab-setup: INVENTORY=file.yml is needed (docs/real-lab.md)" >&2; exit 2; }
 	@BACKEND=lab INVENTORY="$(INVENTORY)" scripts/testbed setup
+
+lab-teardown:
+	@[ -n "$(INVENTORY)" ] || { echo "make lab-teardown: INVENTORY=file.yml is needed (docs/real-lab.md)" >&2; exit 2; }
+	@BACKEND=lab INVENTORY="$(INVENTORY)" scripts/testbed teardown

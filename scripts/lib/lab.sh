@@ -10,7 +10,8 @@
 #                            role_addr4/6, player_block4/6, and RB_ALLOW_RANGES
 #                            (exported: the target guard's lab ranges)
 #   lab_up, lab_down, lab_exec, lab_counters_json, lab_server_stats_json,
-#   lab_snmp_octets, lab_sample, lab_capture, lab_mac, lab_status_json
+#   lab_snmp_octets, lab_sample, lab_capture, lab_mac, lab_status_json,
+#   lab_capture_points, lab_teardown
 #                            the testbed command line's backend (scripts/testbed)
 #
 # Source after common.sh.
@@ -54,7 +55,10 @@ lab_inventory_normalise() {
            addr4: need($h; "rb_addr4"), addr6: need($h; "rb_addr6"),
            gateway4: need($h; "rb_gateway4"), gateway6: need($h; "rb_gateway6"),
            cpus: (need($h; "rb_cpus") | str),
-           block4: ($hv[$h].rb_block4 // ""), block6: ($hv[$h].rb_block6 // "")}}] | from_entries)}'
+           block4: ($hv[$h].rb_block4 // ""), block6: ($hv[$h].rb_block6 // ""),
+           cgroup: (($hv[$h].rb_cgroup_root // "/sys/fs/cgroup/rootbench-lab")
+                    | if test("^/sys/fs/cgroup/[A-Za-z0-9._/-]+$") then . else error("inventory \($inv): rb_cgroup_root \(.) is not a directory under /sys/fs/cgroup") end
+                    | . + "/" + $h)}}] | from_entries)}'
 }
 
 # lab_topology_load: read INVENTORY and define the address plan from it.
@@ -193,8 +197,10 @@ lab_pull() {
 }
 
 # lab_cgroup ROLE: the role's cgroup (v2) on its host: what runs there for
-# rootbench (commands, the server daemon, not the sampler) is counted in it.
-lab_cgroup() { echo "/sys/fs/cgroup/rootbench-lab/$1"; }
+# rootbench (commands, the server daemon, not the sampler) is counted in it
+# (rb_cgroup_root/ROLE; the simulated lab gives each lab a root of its own,
+# since its hosts share this machine's cgroup tree).
+lab_cgroup() { lab_host "$1" cgroup 2>/dev/null || echo "/sys/fs/cgroup/rootbench-lab/$1"; }
 
 # lab_remote_dir ROLE: where rootbench lives on the host.
 lab_remote_dir() { lab_host "$1" dir; }
@@ -480,12 +486,14 @@ lab_snmp_octets() {
 }
 
 # lab_mac ROLE [IFACE]: the MAC address of the role's test interface (the
-# router: its client leg, ethc, from the inventory).
+# router: its client leg, ethc, from the inventory; its server leg, eths,
+# as server1 resolves its gateway: lab_router_server_mac).
 lab_mac() {
     if [ "$1" = router ]; then
         case ${2:-ethc} in
             ethc) jq -r .router.mac_client <<<"$LAB_JSON" ;;
-            *) die "mac: the inventory gives the router's client-side MAC only (rb_mac_client), not its $2" ;;
+            eths) lab_router_server_mac ;;
+            *) die "mac: the router's legs are ethc (client side) and eths (server side), not $2" ;;
         esac
         return
     fi
@@ -607,7 +615,9 @@ lab_capture() {
     trap 'stop=1' TERM
     while [ "$stop" = 0 ]; do sleep 1 & wait $! || true; done
     trap '' TERM
-    lab_ssh "$role" "kill -TERM $rpid 2>/dev/null; for i in \$(seq 100); do kill -0 $rpid 2>/dev/null || break; sleep 0.1; done; tail -n +2 $r.log" >&2 || true
+    # tcpdump is an orphan on the host: once it has exited (a zombie, which
+    # kill -0 still finds until its reaper gets to it) its log is complete.
+    lab_ssh "$role" "kill -TERM $rpid 2>/dev/null; for i in \$(seq 100); do kill -0 $rpid 2>/dev/null || break; [ \"\$(cut -d' ' -f3 /proc/$rpid/stat 2>/dev/null)\" != Z ] || break; sleep 0.1; done; tail -n +2 $r.log" >&2 || true
     lab_pull "$role" "$r.pcap" "$file" || warn "capture: cannot fetch the pcap from $role"
     lab_ssh "$role" "rm -f $r.pcap $r.log" || true
 }
@@ -720,7 +730,7 @@ lab_status_json() {
          steering:{mode:$steer, rule:"each host'"'"'s own receive path (its NIC and kernel settings; not set by rootbench)"},
          player_tw_buckets:{setting:$twb, value:null},
          profile:(if $profile == "" then null else ($profile | ltrimstr($top + "/")) end),
-         cgroups:"/sys/fs/cgroup/rootbench-lab/ROLE on each host",
+         cgroups:"\($lab.hosts.server1.cgroup | rtrimstr("/server1"))/ROLE on each host",
          service:{ipv4:$s4, ipv6:$s6},
          server:{kind:$kind, name:"NSD", version:$h.server1.daemon_version, program:"/usr/sbin/nsd",
                  workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal, udp_answer_max:$edns,
@@ -730,4 +740,62 @@ lab_status_json() {
          snmp:{router_server_port:{name:"router-s", ifindex:$lab.switch.router_port_ifindex}},
          roles:$roles, processes:$procs,
          hosts:$f, router:($lab.router | del(.community)), switch:($lab.switch | del(.community)), allow_ranges:$lab.allow_ranges}'
+}
+
+# ---------------------------------------------------------------- capture points
+
+# lab_router_server_mac: the router's server-side MAC, as server1's
+# neighbour table holds its gateway (rb_gateway4). When it has no entry,
+# one UDP datagram to the gateway's discard port makes the kernel resolve
+# it (ARP happens whatever the router does with the datagram; bash's
+# /dev/udp: Debian's minimal hosts have no ping or arping).
+lab_router_server_mac() {
+    local gw iface mac
+    gw=$(lab_host server1 gateway4); iface=$(lab_host server1 iface)
+    mac=$(lab_ssh server1 "m() { ip -4 neigh show $gw dev $iface | grep -oiE 'lladdr ([0-9a-f]{2}:){5}[0-9a-f]{2}'; }; m && exit 0; bash -c 'echo > /dev/udp/$gw/9' 2>/dev/null; for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.1; m && exit 0; done; exit 1" \
+          | sed -n 's/^lladdr //p' | head -n1 | tr 'A-F' 'a-f') || true
+    [ -n "$mac" ] || die "mac: server1 does not resolve its gateway $gw on $iface (the router's server leg)"
+    echo "$mac"
+}
+
+# lab_capture_points PORT: where the traffic of a switch port can be
+# captured (scripts/testbed capture-points). The lab's switch is a device,
+# so the router's server port (router-s) is captured where its traffic
+# ends: on both servers' test NICs, each keeping the frames to or from its
+# own MAC (a switch floods a frame for an unlearnt MAC to both), server1
+# also the router's broadcasts and multicasts (once, not twice). Their
+# merge holds the port's frames when nothing but the router and the two
+# servers is on that port's VLAN (the assumption stated with it).
+lab_capture_points() {
+    [ "$1" = router-s ] || die "capture-points: only router-s (the router's server port) on a lab"
+    local m1 m2
+    m1=$(jq -r '.[] | select(.role == "server1") | .nic.mac' "$TB_STATE/facts.json")
+    m2=$(jq -r '.[] | select(.role == "server2") | .nic.mac' "$TB_STATE/facts.json")
+    [[ $m1 =~ ^[0-9a-f:]{17}$ && $m2 =~ ^[0-9a-f:]{17}$ ]] || die "capture-points: no NIC MAC of the servers in the facts (scripts/testbed up)"
+    jq -n -c --arg m1 "$m1" --arg m2 "$m2" --arg i1 "$(lab_host server1 iface)" --arg i2 "$(lab_host server2 iface)" '
+        {port: "router-s", backend: "lab",
+         where: "server1 \($i1) and server2 \($i2) (the servers'"'"' test NICs), merged",
+         assumption: "the switch'"'"'s router port carries the two servers'"'"' traffic only: nothing else is on the router'"'"'s server-side port or VLAN",
+         points: [{role: "server1", iface: "eth0", host_iface: $i1, filter: "ether host \($m1) or (ether multicast and not ether src \($m2))"},
+                  {role: "server2", iface: "eth0", host_iface: $i2, filter: "ether host \($m2)"}]}'
+}
+
+# ---------------------------------------------------------------- teardown
+
+# lab_teardown: scripts/lab/teardown.yml on every host (make lab-teardown),
+# the reverse of site.yml; the testbed's state is forgotten first (lab_down).
+# Its recap on stderr; the sum of changed= on stdout's log line.
+lab_teardown() {
+    need_tools ansible-playbook
+    lab_down
+    local log rc=0 changed
+    log=$(mktemp "${TMPDIR:-/tmp}/rb-lab-teardown.XXXXXX")
+    ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_NOCOLOR=1 \
+    ANSIBLE_SSH_ARGS="-o ControlMaster=auto -o ControlPersist=60s" ANSIBLE_PIPELINING=True \
+        ansible-playbook -i "$INVENTORY" "$RB_TOP/scripts/lab/teardown.yml" > "$log" 2>&1 || rc=$?
+    sed -n '/^PLAY RECAP/,$p' "$log" >&2
+    [ "$rc" -eq 0 ] || die "teardown: ansible-playbook failed (exit $rc; its output: $log): $(grep -E 'fatal|FAILED|ERROR' "$log" | head -n 3)"
+    changed=$(sed -n '/^PLAY RECAP/,$p' "$log" | grep -o 'changed=[0-9]*' | awk -F= '{ s += $2 } END { print s + 0 }')
+    rm -f "$log"
+    log "lab-teardown: $changed changes (a second run changes nothing); Debian packages stay installed"
 }

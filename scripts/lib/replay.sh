@@ -39,8 +39,8 @@ snmp_both() {
     local pi po
     "$TESTBED" snmp-octets in > "$1.in" 2> "$1.in.err" & pi=$!
     "$TESTBED" snmp-octets out > "$1.out" 2> "$1.out.err" & po=$!
-    wait "$pi" || die "SNMP reading failed: snmpget ifHCInOctets of switch port router-s from snmpd in $(ns_of switch): $(tr '\n' ' ' < "$1.in.err")"
-    wait "$po" || die "SNMP reading failed: snmpget ifHCOutOctets of switch port router-s from snmpd in $(ns_of switch): $(tr '\n' ' ' < "$1.out.err")"
+    wait "$pi" || die "SNMP reading failed: snmpget ifHCInOctets of switch port router-s from the switch's agent (scripts/testbed snmp-octets in; on the namespace testbed snmpd in $(ns_of switch)): $(tr '\n' ' ' < "$1.in.err")"
+    wait "$po" || die "SNMP reading failed: snmpget ifHCOutOctets of switch port router-s from the switch's agent (scripts/testbed snmp-octets out; on the namespace testbed snmpd in $(ns_of switch)): $(tr '\n' ' ' < "$1.out.err")"
     [[ $(cat "$1.in") =~ ^[0-9]+$ && $(cat "$1.out") =~ ^[0-9]+$ ]] || die "SNMP octets not numeric: $(cat "$1.in" "$1.out")"
     echo "$(cat "$1.in") $(cat "$1.out")"
 }
