@@ -605,6 +605,14 @@ tb_server_fail() {
     die "$msg; the testbed is down"
 }
 
+# tb_make_tls_certs: the testbed's CA and server certificate (SERVER_TLS=yes),
+# for the service addresses and both servers' own.
+tb_make_tls_certs() {
+    tls_make_certs "$TB_TLS_DIR" "$TLS_SERVICE_NAME" \
+        "$SERVICE4" "$SERVICE6" "$(role_addr4 server1)" "$(role_addr6 server1)" \
+        "$(role_addr4 server2)" "$(role_addr6 server2)"
+}
+
 # tb_start_server ROLE: the server daemon with the current configuration
 # (restarted only when the configuration, the zones or the program
 # changed); dies with the daemon's own message when its configuration or a
@@ -612,9 +620,7 @@ tb_server_fail() {
 tb_start_server() {
     local role=$1 dir="$TB_STATE/$1" new out
     mkdir -p "$dir"
-    [ "$SERVER_TLS" = no ] || tls_make_certs "$TB_TLS_DIR" "$TLS_SERVICE_NAME" \
-        "$SERVICE4" "$SERVICE6" "$(role_addr4 server1)" "$(role_addr6 server1)" \
-        "$(role_addr4 server2)" "$(role_addr6 server2)"
+    [ "$SERVER_TLS" = no ] || tb_make_tls_certs
     new=$(tb_render_server_conf "$role")
     if tb_pid_alive "$dir/server.pid" && [ "$new" = "$(cat "$dir/server.conf" 2>/dev/null)" ]; then
         return 0
