@@ -667,14 +667,17 @@ tb_server_answers_tls() {
     local i
     for i in $(seq 50); do
         nsx "$1" dig +tls +tls-ca="$TB_TLS_DIR/ca.pem" +tls-hostname="$TLS_SERVICE_NAME" -p "$TB_TLS_PORT" \
-            +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q . && return 0
+            +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q '^[^;]' && return 0
         sleep 0.1
     done
     tb_server_fail "$1" "$SERVER does not answer DNS over TLS on port $TB_TLS_PORT (SERVER_TLS=yes)"
 }
 
+# An answer is a line of +short's output that does not start with ';': dig
+# prints its errors on standard output too, and exits 0 after a failed TLS
+# handshake or certificate check.
 tb_server_answers() {
-    nsx "$1" dig +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q .
+    nsx "$1" dig +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q '^[^;]'
 }
 
 # tb_wait_for WHAT CMD...: poll CMD for up to 15 s.
