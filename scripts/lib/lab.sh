@@ -714,8 +714,8 @@ lab_status_json() {
         --arg minimal "$MINIMAL_RESPONSES" --arg twb "${PLAYER_TW_BUCKETS:-default}" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg inv "$INVENTORY" \
         --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --argjson backlogs "$backlogs" \
-        --arg prog "$(srv "$SERVER" program)" --argjson backlog "$SERVER_BACKLOG" --arg build "$NSD_BUILD" \
-        --arg tls "${SERVER_TLS:-no}" --arg tlsdir "$TB_TLS_DIR" --arg tlsname "$TLS_SERVICE_NAME" --argjson tlsport "$TB_TLS_PORT" \
+        --arg prog "$(srv "$SERVER" program)" --arg name "$(srv "$SERVER" name)" --argjson backlog "$SERVER_BACKLOG" \
+        --arg build "$NSD_BUILD" --argjson tls "$(tb_tls_json)" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" --argjson roles "$roles" '
         $facts[0] as $f | ($f | map({(.role): .}) | add) as $h |
         def cpu_names($r): ($lab.hosts[$r].cpus | split(",") | map(if test("-") then (split("-") | map(tonumber) | [range(.[0]; .[1] + 1)]) else [tonumber] end) | add | map("\($r)/cpu\(.)"));
@@ -731,13 +731,11 @@ lab_status_json() {
          profile:(if $profile == "" then null else ($profile | ltrimstr($top + "/")) end),
          cgroups:"/sys/fs/cgroup/rootbench-lab/ROLE on each host",
          service:{ipv4:$s4, ipv6:$s6},
-         server:({kind:$kind, name:({nsd:"NSD", knot:"Knot DNS", bind:"BIND 9"}[$kind]),
-                  version:$h.server1.daemon_version, program:$prog,
+         server:({kind:$kind, name:$name, version:$h.server1.daemon_version, program:$prog,
                   workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal,
                   listen_backlog:$backlog, listen_backlog_measured:$backlogs,
-                  # ca_file is on this machine: exec carries it to a player.
-                  tls:(if $tls == "yes" then {port:$tlsport, ca_file:($tlsdir + "/ca.pem"), name:$tlsname,
-                        certificate:($tlsdir + "/server.pem")} else null end)}
+                  # tls.ca_file is on this machine: exec carries it to a player.
+                  tls:$tls}
                  + (if $kind == "nsd" then {build:$build} else {} end)),
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
          snmp:{router_server_port:{name:"router-s", ifindex:$lab.switch.router_port_ifindex}},

@@ -4,9 +4,10 @@
 # (JSON) on the server's own address, port 8053.
 
 srv_bind_packages() { echo bind9 bind9-utils; }
+srv_bind_name() { echo "BIND 9"; }
 srv_bind_program() { echo /usr/sbin/named; }
 srv_bind_version_sed='s/^BIND \([^ ]*\).*/\1/p'
-srv_bind_version_cmd() { echo "named -v"; }
+srv_bind_version_cmd() { printf '%q -v' "$(srv_bind_program)"; }
 srv_bind_version() { named -v 2>&1 | sed -n "$srv_bind_version_sed" | head -n1; }
 
 # BIND takes its backlog from tcp-listen-queue (the kernel caps it at the

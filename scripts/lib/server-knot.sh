@@ -3,9 +3,10 @@
 # scripts/templates/knot.conf.in, counters from mod-stats (knotc stats).
 
 srv_knot_packages() { echo knot; }
+srv_knot_name() { echo "Knot DNS"; }
 srv_knot_program() { echo /usr/sbin/knotd; }
 srv_knot_version_sed='s/^knotd (Knot DNS), version //p'
-srv_knot_version_cmd() { echo "knotd -V"; }
+srv_knot_version_cmd() { printf '%q -V' "$(srv_knot_program)"; }
 srv_knot_version() { knotd -V 2>&1 | sed -n "$srv_knot_version_sed" | head -n1; }
 
 # Knot 3.2 passes a compiled-in backlog (TCP_BACKLOG_SIZE) to listen(); no

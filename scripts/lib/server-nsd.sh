@@ -5,6 +5,7 @@
 # (Debian's, backlog 256, or the rebuilt one) from NSD_BUILD.
 
 srv_nsd_packages() { echo nsd; }
+srv_nsd_name() { echo NSD; }
 
 # srv_nsd_program [PROG]: nsd, nsd-checkconf or nsd-control of the NSD_BUILD in use.
 srv_nsd_program() {

@@ -97,7 +97,7 @@ tcp_listen_backlogs() {
 # ---------------------------------------------------------------- server kinds
 
 # The DNS server software the testbed runs (SERVER): one module each, with
-# the same functions srv_<kind>_...: packages, program, version,
+# the same functions srv_<kind>_...: packages, name, program, version,
 # default_backlog, backlog_check N, zone_stanza NAME FILE, checkconf DIR,
 # start ROLE DIR, stats_raw ROLE DIR, and the jq filter stats_jq that maps
 # the raw counters to {queries, udp, tcp}. The command lines behind them

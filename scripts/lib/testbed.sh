@@ -782,8 +782,7 @@ tb_status_json() {
         --argjson ncpu "$(nproc)" --argjson ifidx "$(switch_ifindex "$(switch_port router-s)")" \
         --argjson tc "$SERVER_TCP_CLIENTS" --argjson tt "$SERVER_TCP_TIMEOUT" --argjson sc "$SERVER_WORKERS" \
         --arg build "$NSD_BUILD" --arg prog "$(tb_server_program)" --argjson backlog "$SERVER_BACKLOG" --arg minimal "$MINIMAL_RESPONSES" \
-        --argjson backlogs "$backlogs" --arg tls "${SERVER_TLS:-no}" --arg tlsdir "$TB_TLS_DIR" --arg tlsname "$TLS_SERVICE_NAME" \
-        --argjson tlsport "$TB_TLS_PORT" \
+        --argjson backlogs "$backlogs" --argjson tls "$(tb_tls_json)" --arg name "$(srv "$SERVER" name)" \
         --arg twb "${PLAYER_TW_BUCKETS:-default}" --arg twv "$(nsx player1 sysctl -n net.ipv4.tcp_max_tw_buckets 2>/dev/null || echo)" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" \
@@ -801,14 +800,21 @@ tb_status_json() {
          profile:(if $profile == "" then null else ($profile | ltrimstr($top + "/")) end),
          cgroups:$cg,
          service:{ipv4:$s4, ipv6:$s6},
-         server:({kind:$kind, name:({nsd:"NSD", knot:"Knot DNS", bind:"BIND 9"}[$kind]), version:$version, program:$prog,
+         server:({kind:$kind, name:$name, version:$version, program:$prog,
                   workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal,
-                  listen_backlog:$backlog, listen_backlog_measured:$backlogs,
-                  tls:(if $tls == "yes" then {port:$tlsport, ca_file:($tlsdir + "/ca.pem"), name:$tlsname,
-                        certificate:($tlsdir + "/server.pem")} else null end)}
+                  listen_backlog:$backlog, listen_backlog_measured:$backlogs, tls:$tls}
                  + (if $kind == "nsd" then {build:$build} else {} end)),
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
          snmp:{router_server_port:{name:"router-s", ifindex:$ifidx}}, roles:$roles, processes:$procs}'
+}
+
+# tb_tls_json: status --json's .server.tls: the DoT port, the CA file
+# (what tcpbench --tls-ca verifies with), the name and the certificate;
+# null with SERVER_TLS=no.
+tb_tls_json() {
+    [ "${SERVER_TLS:-no}" = yes ] || { echo null; return 0; }
+    jq -n -c --argjson port "$TB_TLS_PORT" --arg dir "$TB_TLS_DIR" --arg name "$TLS_SERVICE_NAME" \
+        '{port:$port, ca_file:($dir + "/ca.pem"), name:$name, certificate:($dir + "/server.pem")}'
 }
 
 tb_roles_json() {
