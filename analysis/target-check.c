@@ -54,11 +54,16 @@ tc_usage(FILE *f)
 "exit: 0 allowed, 1 refused (the reason on stderr), 2 error\n");
 }
 
-/* tc_check_addresses: each numeric address. */
+/* a check of one address (its text for messages): 0 allowed, -1 refused
+ * with the reason printed */
+typedef int (*tc_addr_check)(const void *ctx, int family, const uint8_t *a,
+	const char *text);
+
+/* tc_check_each: check on each numeric address; TC_ERROR at the first that
+ * is not one, else TC_REFUSED when any was refused. */
 static int
-tc_check_addresses(const struct rb_target *t, char **addrs, int n)
+tc_check_each(char **addrs, int n, tc_addr_check check, const void *ctx)
 {
-	char err[2048];
 	uint8_t a[16];
 	int i, family, rc = TC_ALLOWED;
 
@@ -69,39 +74,44 @@ tc_check_addresses(const struct rb_target *t, char **addrs, int n)
 				"IPv6 address\n", addrs[i]);
 			return TC_ERROR;
 		}
-		if (rb_target_check(t, family, a, err, sizeof(err)) < 0) {
-			fprintf(stderr, "target-check: %s\n", err);
+		if (check(ctx, family, a, addrs[i]) < 0)
 			rc = TC_REFUSED;
-		}
 	}
 	return rc;
 }
 
-/* tc_check_within: each numeric address lies in one of w's lab ranges. */
+/* tc_allowed: the address is a target the guard allows. */
 static int
-tc_check_within(const struct rb_target *w, const char *list, char **addrs, int n)
+tc_allowed(const void *ctx, int family, const uint8_t *a, const char *text)
 {
-	uint8_t a[16];
-	int i, family, rc = TC_ALLOWED;
+	char err[2048];
+
+	(void)text;
+	if (rb_target_check(ctx, family, a, err, sizeof(err)) < 0) {
+		fprintf(stderr, "target-check: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+struct tc_within {
+	const struct rb_target *w;
+	const char *list;
+};
+
+/* tc_inside: the address lies in one of the declared (lab) ranges. */
+static int
+tc_inside(const void *ctx, int family, const uint8_t *a, const char *text)
+{
+	const struct tc_within *in = ctx;
 	size_t k;
 
-	for (i = 0; i < n; i++) {
-		family = strchr(addrs[i], ':') ? AF_INET6 : AF_INET;
-		if (inet_pton(family, addrs[i], a) != 1) {
-			fprintf(stderr, "target-check: error: '%s' is not a numeric IPv4 or "
-				"IPv6 address\n", addrs[i]);
-			return TC_ERROR;
-		}
-		for (k = 0; k < w->nlab; k++)
-			if (rb_target_range_contains(&w->lab[k], family, a))
-				break;
-		if (k == w->nlab) {
-			fprintf(stderr, "target-check: %s is outside the declared ranges (%s)\n",
-				addrs[i], list);
-			rc = TC_REFUSED;
-		}
-	}
-	return rc;
+	for (k = 0; k < in->w->nlab; k++)
+		if (rb_target_range_contains(&in->w->lab[k], family, a))
+			return 0;
+	fprintf(stderr, "target-check: %s is outside the declared ranges (%s)\n",
+		text, in->list);
+	return -1;
 }
 
 /* tc_check_packet: 0 when the packet may be replayed; -1 with the reason. */
@@ -233,10 +243,11 @@ main(int argc, char **argv)
 			fprintf(stderr, "target-check: error: --within checks addresses only\n");
 			return TC_ERROR;
 		}
-		return tc_check_within(&w, within, argv + optind, argc - optind);
+		struct tc_within in = { &w, within };
+		return tc_check_each(argv + optind, argc - optind, tc_inside, &in);
 	}
 	if (!pcap)
-		return tc_check_addresses(&t, argv + optind, argc - optind);
+		return tc_check_each(argv + optind, argc - optind, tc_allowed, &t);
 	for (i = optind; i < argc; i++) {
 		rc = tc_check_capture(&t, argv[i]);
 		if (rc > worst)

@@ -23,23 +23,8 @@
 #include <netinet/in.h>
 #include "../capture.h"
 
-#ifndef DLT_LINUX_SLL2
-#define DLT_LINUX_SLL2 276
-#endif
-
-#define FUZZ_CHECK(cond, what) do { if (!(cond)) fuzz_fail(what, #cond); } while (0)
-
-static void
-fuzz_fail(const char *what, const char *cond)
-{
-	fprintf(stderr, "fuzz_capture: check failed: %s (%s)\n", what, cond);
-	abort();
-}
-
-static const int dlts[] = { DLT_EN10MB, DLT_RAW, 228 /* IPV4 */,
-	229 /* IPV6 */, DLT_LINUX_SLL, DLT_LINUX_SLL2, DLT_NULL, DLT_LOOP,
-	147 /* USER0: not known */ };
-#define NDLTS (sizeof(dlts) / sizeof(dlts[0]))
+#define FUZZ_NAME "fuzz_capture"
+#include "fuzz.h"
 
 /* decode: frame (a copy of exactly caplen bytes, for ASan) with dlt;
  * the payload's offset from the frame's start in *off */
@@ -47,12 +32,9 @@ static enum ds_skip
 decode(int dlt, const uint8_t *frame, size_t caplen, size_t cut,
 	struct ds_packet *pkt, size_t *off)
 {
-	uint8_t *f = malloc(caplen ? caplen : 1);
+	uint8_t *f = fuzz_copy(frame, caplen);
 	enum ds_skip r;
 
-	if (!f)
-		abort();
-	memcpy(f, frame, caplen);
 	memset(pkt, 0, sizeof(*pkt));
 	r = ds_capture_decode(dlt, f, caplen, caplen + cut, pkt);
 	FUZZ_CHECK((int)r >= 0 && r < DS_SKIP_MAX, "cause in range");
@@ -142,7 +124,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cut = data[1];
 	n = size - 2;
 	/* as given, under the link type byte 0 picks */
-	decode(dlts[data[0] % NDLTS], data + 2, n, cut, &pkt, &off);
+	decode(fuzz_dlt(data[0]), data + 2, n, cut, &pkt, &off);
 
 	/* the same IP packet under every link type */
 	if (n < 1 || ((data[2] >> 4) != 4 && (data[2] >> 4) != 6))

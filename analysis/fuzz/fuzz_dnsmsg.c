@@ -36,15 +36,9 @@
 #include <ldns/ldns.h>
 #include "../dnsmsg.h"
 
-#define FUZZ_CHECK(cond, what) do { if (!(cond)) fuzz_fail(what, #cond); } while (0)
-
-static void
-fuzz_fail(const char *what, const char *cond)
-{
-	fprintf(stderr, "fuzz_dnsmsg: differential check failed: %s (%s)\n",
-		what, cond);
-	abort();
-}
+#define FUZZ_NAME "fuzz_dnsmsg"
+#define FUZZ_KIND "differential check"
+#include "fuzz.h"
 
 /* count_list: records of an ldns section list by dnsstat's kinds. */
 static void
@@ -265,10 +259,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *d;
 
 	/* a copy of exactly size bytes: ASan sees any read past the end */
-	d = malloc(size ? size : 1);
-	if (!d)
-		return 0;
-	memcpy(d, data, size);
+	d = fuzz_copy(data, size);
 	sm = ds_dnsmsg_scan(d, size, &m);
 	if (tsig_pairs(d, size) >= 2) {
 		/* ldns_wire2pkt leaks every TSIG but the last (ldns 1.8:

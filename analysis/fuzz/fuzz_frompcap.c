@@ -29,22 +29,8 @@
 #include "../../udpreplay/extract.h"
 #include "../../udpreplay/qlist.h"
 
-#ifndef DLT_LINUX_SLL2
-#define DLT_LINUX_SLL2 276
-#endif
-
-#define FUZZ_CHECK(cond, what) do { if (!(cond)) fuzz_fail(what, #cond); } while (0)
-
-static void
-fuzz_fail(const char *what, const char *cond)
-{
-	fprintf(stderr, "fuzz_frompcap: check failed: %s (%s)\n", what, cond);
-	abort();
-}
-
-static const int dlts[] = { DLT_EN10MB, DLT_RAW, 228, 229, DLT_LINUX_SLL,
-	DLT_LINUX_SLL2, DLT_NULL, DLT_LOOP, 147 };
-#define NDLTS (sizeof(dlts) / sizeof(dlts[0]))
+#define FUZZ_NAME "fuzz_frompcap"
+#include "fuzz.h"
 
 static FILE *devnull;
 static uint64_t queries, with_packet;
@@ -117,16 +103,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n > size - pos)
 			n = size - pos;
 		/* the frame in a buffer of its own: ASan sees overreads */
-		f = malloc(n ? n : 1);
-		if (!f)
-			abort();
-		memcpy(f, data + pos, n);
+		f = fuzz_copy(data + pos, n);
 		pos += n;
 		memset(&h, 0, sizeof(h));
 		h.ts.tv_sec = (time_t)frames;
 		h.caplen = (bpf_u_int32)n;
 		h.len = (bpf_u_int32)(n + cut);
-		r = ur_extract_frame(&x, dlts[data[0] % NDLTS], &h, f);
+		r = ur_extract_frame(&x, fuzz_dlt(data[0]), &h, f);
 		free(f);
 		FUZZ_CHECK(r == 0, "extraction stopped (only the callback or memory can)");
 		frames++;

@@ -24,14 +24,8 @@
 #include <ldns/ldns.h>
 #include "../../tcpbench/query.h"
 
-#define FUZZ_CHECK(cond, what) do { if (!(cond)) fuzz_fail(what, #cond); } while (0)
-
-static void
-fuzz_fail(const char *what, const char *cond)
-{
-	fprintf(stderr, "fuzz_query: check failed: %s (%s)\n", what, cond);
-	abort();
-}
+#define FUZZ_NAME "fuzz_query"
+#include "fuzz.h"
 
 /* check_built: the query built from spec, parsed back by ldns */
 static void

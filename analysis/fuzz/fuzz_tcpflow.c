@@ -27,17 +27,12 @@
 #include <netinet/in.h>
 #include "../tcpflow.h"
 
-#define FUZZ_CHECK(cond, what) do { if (!(cond)) fuzz_fail(what, #cond); } while (0)
+#define FUZZ_NAME "fuzz_tcpflow"
+#include "fuzz.h"
+
 #define NFLOWS 16		/* 8 tuples, IPv4 and IPv6 */
 #define STREAM_MAX 16384	/* bytes of a flow's stream the model keeps */
 #define OUT_MAX 16384		/* bytes of a flow's messages kept */
-
-static void
-fuzz_fail(const char *what, const char *cond)
-{
-	fprintf(stderr, "fuzz_tcpflow: check failed: %s (%s)\n", what, cond);
-	abort();
-}
 
 struct model {
 	int seen, in_order;
@@ -178,10 +173,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n > size - pos)
 			n = size - pos;
 		/* the payload in a buffer of its own: ASan sees overreads */
-		payload = malloc(n ? n : 1);
-		if (!payload)
-			abort();
-		memcpy(payload, data + pos, n);
+		payload = fuzz_copy(data + pos, n);
 		pos += n;
 		tuple(id, &p);
 		p.tcp_seq = seq;

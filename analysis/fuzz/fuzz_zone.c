@@ -34,14 +34,8 @@
 #include <ldns/ldns.h>
 #include "../../zones/optout.h"
 
-#define FUZZ_CHECK(cond, what) do { if (!(cond)) fuzz_fail(what, #cond); } while (0)
-
-static void
-fuzz_fail(const char *what, const char *cond)
-{
-	fprintf(stderr, "fuzz_zone: check failed: %s (%s)\n", what, cond);
-	abort();
-}
+#define FUZZ_NAME "fuzz_zone"
+#include "fuzz.h"
 
 /* read_zone: ldns_zone_new_frm_fp_l on buf[0..n) */
 static ldns_status

@@ -56,20 +56,47 @@ exp_servers_down() {
 # <run>/<name>-v6/, each summary.json with "family": 4 or 6
 # (docs/results.md).
 
-# exp_family_read: validate FAMILY (4, 6, both; ipv4/ipv6 accepted) and set
-# FAMILY, FAMILY_SUFFIX ("" or "-v6") and FAMILY_SERVICE (the service
-# address of the family).
-exp_family_read() {
+# The experiments that measure over one family only, and the reason: the
+# one place this is said. Such an experiment refuses another FAMILY
+# (exp_family_parse NAME), and the bench runs its step once, in that
+# family (exp_family_only NAME).
+declare -gA EXP_FAMILY_ONLY=(
+    [sizes-matrix]="4:the matrix replays IPv4 traces; analysis/sizes FAMILY=6 measures what IPv6 adds"
+    [compare-servers]="4:its experiments' IPv4 results are what it compares"
+    [tcp-limits]="4:its TCP sweeps' IPv4 results are what it compares"
+)
+
+# exp_family_only NAME: the one family NAME measures in, or nothing (all).
+exp_family_only() { local v=${EXP_FAMILY_ONLY[$1]:-}; [ -z "$v" ] || echo "${v%%:*}"; }
+
+# exp_family_parse [NAME]: FAMILY normalised to 4, 6 or both (ipv4/ipv6
+# accepted; default 4) and exported, or die; with NAME, a family the
+# experiment NAME does not measure in is refused with the reason.
+exp_family_parse() {
     case ${FAMILY:-4} in
         4|ipv4|v4) FAMILY=4 ;;
         6|ipv6|v6) FAMILY=6 ;;
         both) FAMILY=both ;;
         *) die "FAMILY=$FAMILY: must be 4, 6 or both" ;;
     esac
+    local only v
+    if [ -n "${1:-}" ]; then
+        only=$(exp_family_only "$1")
+        v=${EXP_FAMILY_ONLY[$1]:-}
+        [ -z "$only" ] || [ "$FAMILY" = "$only" ] \
+            || die "FAMILY=$FAMILY: $1 measures over IPv$only only (FAMILY=$only): ${v#*:}"
+    fi
+    export FAMILY
+}
+
+# exp_family_read [NAME]: exp_family_parse, and FAMILY_SUFFIX ("" or
+# "-v6") and FAMILY_SERVICE (the service address of the family).
+exp_family_read() {
+    exp_family_parse "$@"
     FAMILY_SUFFIX=""
     [ "$FAMILY" = 6 ] && FAMILY_SUFFIX=-v6
     if [ "$FAMILY" = 6 ]; then FAMILY_SERVICE=$SERVICE6; else FAMILY_SERVICE=$SERVICE4; fi
-    export FAMILY
+    return 0
 }
 
 # exp_family_both PROGRAM ARGS...: with FAMILY=both, run PROGRAM ARGS once

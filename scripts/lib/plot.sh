@@ -13,3 +13,22 @@ plot_terminal() {
         *) die "no gnuplot terminal for figure format '$1'" ;;
     esac
 }
+
+# plot_render SCRIPT OUTBASE VARS: OUTBASE.png, .svg and .pdf from the
+# gnuplot SCRIPT, given VARS (gnuplot assignments: "datafile='x'; n=2")
+# plus outfile and fmt (the format's name: the script picks its terminal);
+# each written whole (a temporary, then renamed), or die with gnuplot's
+# last lines.
+plot_render() {
+    local script=$1 out=$2 vars=$3 term log msg
+    log=$(mktemp)
+    for term in "${PLOT_FORMATS[@]}"; do
+        if ! gnuplot -e "$vars; outfile='$out.$term.tmp'; fmt='$term'" "$script" 2> "$log"; then
+            msg=$(tail -n 3 "$log"); rm -f "$log" "$out.$term.tmp"
+            die "gnuplot ($(basename "$out").$term from ${script#"$RB_TOP"/}) failed: $msg"
+        fi
+        [ -s "$out.$term.tmp" ] || { rm -f "$log" "$out.$term.tmp"; die "gnuplot wrote no $(basename "$out").$term"; }
+        mv -f "$out.$term.tmp" "$out.$term"
+    done
+    rm -f "$log"
+}
