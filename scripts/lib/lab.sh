@@ -270,7 +270,11 @@ lab_apply_defaults() {
     : "${SERVER_WORKERS:=1}" "${SERVER_TCP_CLIENTS:=1000}" "${SERVER_TCP_TIMEOUT:=3}"
     : "${MINIMAL_RESPONSES:=no}" "${STEER:=none}" "${PLAYER_TW_BUCKETS:=default}"
     srv_check_kind "$SERVER"
-    : "${SERVER_BACKLOG:=$(srv "$SERVER" default_backlog)}" "${NSD_BUILD:=debian}" "${SERVER_TLS:=no}"
+    : "${SERVER_BACKLOG:=$(srv "$SERVER" default_backlog)}" "${SERVER_TLS:=no}"
+    # As on the netns testbed: another NSD backlog than Debian's 256 is the rebuilt NSD.
+    if [ -z "${NSD_BUILD:-}" ]; then
+        if [ "$SERVER" != nsd ] || [ "$SERVER_BACKLOG" = "$NSD_DEBIAN_BACKLOG" ]; then NSD_BUILD=debian; else NSD_BUILD=rebuilt; fi
+    fi
     # Pinning is per host, from the inventory (rb_cpus).
     SERVER_CPUS=$(lab_host server1 cpus); CLIENT_CPUS=$(lab_host player1 cpus)
 }
@@ -295,17 +299,23 @@ lab_validate() {
 }
 
 # lab_validate_server: the server software a lab host runs: NSD, Knot DNS
-# or BIND 9 from Debian's packages (site.yml installs all three), with
-# each one's own listen backlog, and DNS over TLS where the server has it
-# (the netns testbed's rules: srv_<kind>_backlog_check, _tls_check).
+# or BIND 9 from Debian's packages (site.yml installs all three), or the
+# rebuilt NSD (make nsd-backlog on this machine; site.yml copies it to
+# the servers), with each one's listen backlog, and DNS over TLS where
+# the server has it (the netns testbed's rules: srv_<kind>_backlog_check,
+# _tls_check).
 lab_validate_server() {
     srv_check_kind "$SERVER"
-    [ "$NSD_BUILD" = debian ] \
-        || die "NSD_BUILD=$NSD_BUILD: the lab runs Debian's NSD (backlog $NSD_DEBIAN_BACKLOG); the rebuilt NSD (make nsd-backlog) is built on this machine, not installed on lab hosts"
+    case $NSD_BUILD in
+        debian|rebuilt) ;;
+        *) die "unknown NSD_BUILD=$NSD_BUILD (debian: /usr/sbin/nsd, backlog $NSD_DEBIAN_BACKLOG; rebuilt: make nsd-backlog, any backlog)" ;;
+    esac
+    [ "$SERVER" = nsd ] || [ "$NSD_BUILD" = debian ] || die "NSD_BUILD=$NSD_BUILD applies to SERVER=nsd only (SERVER=$SERVER)"
     [[ $SERVER_BACKLOG =~ ^[1-9][0-9]*$ ]] && [ "$SERVER_BACKLOG" -le 65535 ] \
         || die "SERVER_BACKLOG=$SERVER_BACKLOG must be a positive integer, at most 65535"
-    # NSD's and Knot's are fixed; BIND's tcp-listen-queue is a setting,
-    # which the kernel caps at the host's net.core.somaxconn (the host's own).
+    # Debian's NSD's and Knot's are fixed; BIND's tcp-listen-queue and the
+    # rebuilt NSD's take SERVER_BACKLOG, through the servers' somaxconn
+    # (RB_SOMAXCONN: rb-server raises it to the backlog, never lowers it).
     srv "$SERVER" backlog_check "$SERVER_BACKLOG"
     case $SERVER_TLS in
         yes) srv "$SERVER" tls_check ;;
@@ -328,15 +338,37 @@ lab_render() {
         rdir=$(lab_remote_dir "$role")
         mkdir -p "$out/$role"
         # The testbed's own renderer, then its paths made the host's.
-        { tb_render_server_conf "$role" | sed -e "s|$TB_ZONEDIR|$rdir/zones|g" -e "s|$TB_STATE/$role|$rdir/server|g" \
-              -e "s|$TB_TLS_DIR|$rdir/tls|g"
+        { tb_render_server_conf "$role" | lab_host_paths "$role"
           # New certificates (a new CA after down and up) reconfigure the server too.
           [ "$SERVER_TLS" = no ] || printf '# tls: %s\n' "$(cat "$out/tls/server.pem" | md5sum | cut -c1-16)"
         } > "$out/$role/server.conf"
-        srv_host_env "$SERVER" "$rdir/server" "$(role_addr4 "$role")" > "$out/$role/server.env"
+        { srv_host_env "$SERVER" "$rdir/server" "$(role_addr4 "$role")" | lab_host_paths "$role"
+          # The servers' net.core.somaxconn: the backlog where the daemon asks
+          # listen() for more (the rebuilt NSD asks 65535; BIND asks its
+          # tcp-listen-queue), else the host's own (netns: the namespace's).
+          if [ "$NSD_BUILD" = rebuilt ] || [ "$SERVER" = bind ]; then
+              printf 'RB_SOMAXCONN=%s\n' "$SERVER_BACKLOG"
+          else
+              printf 'RB_SOMAXCONN=default\n'
+          fi
+          # A new build of the rebuilt NSD is copied and restarted too.
+          [ "$NSD_BUILD" = debian ] || printf '# nsd build: %s\n' "$(lab_nsd_rebuilt_sum)"
+        } > "$out/$role/server.env"
     done
     lab_render_counters "$out"
 }
+
+# lab_host_paths ROLE: stdin with this machine's paths of the testbed (the
+# zones, the role's state, the TLS directory, the rebuilt NSD) made the
+# host's (its rb_dir).
+lab_host_paths() {
+    local rdir; rdir=$(lab_remote_dir "$1")
+    sed -e "s|$TB_ZONEDIR|$rdir/zones|g" -e "s|$TB_STATE/$1|$rdir/server|g" \
+        -e "s|$TB_TLS_DIR|$rdir/tls|g" -e "s|$NSD_REBUILT_DIR/|$rdir/bin/nsd-rebuilt/|g"
+}
+
+# lab_nsd_rebuilt_sum: the rebuilt NSD's programs' checksum.
+lab_nsd_rebuilt_sum() { (cd "$NSD_REBUILT_DIR" && cat nsd nsd-checkconf nsd-control | md5sum | cut -c1-16); }
 
 # lab_render_tls DIR: with SERVER_TLS=yes, the testbed's CA and server
 # certificate (scripts/lib/tls.sh; the same names and addresses as on the
@@ -366,7 +398,8 @@ lab_playbook() {
     ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_NOCOLOR=1 \
     ANSIBLE_SSH_ARGS="-o ControlMaster=auto -o ControlPersist=60s" ANSIBLE_PIPELINING=True \
         ansible-playbook -i "$INVENTORY" "$RB_TOP/scripts/lab/site.yml" \
-        -e "rb_top=$RB_TOP rb_render=$TB_STATE/render rb_prefix=$RB_PREFIX rb_tls=$SERVER_TLS" "$@" > "$log" 2>&1 || rc=$?
+        -e "rb_top=$RB_TOP rb_render=$TB_STATE/render rb_prefix=$RB_PREFIX rb_tls=$SERVER_TLS" \
+        -e "rb_nsd_build=$NSD_BUILD rb_nsd_rebuilt=$NSD_REBUILT_DIR" "$@" > "$log" 2>&1 || rc=$?
     sed -n '/^PLAY RECAP/,$p' "$log" >&2
     [ "$rc" -eq 0 ] || die "ansible-playbook failed (exit $rc): $(grep -E 'fatal|FAILED|ERROR' "$log" | head -n 3)"
 }
@@ -478,9 +511,9 @@ lab_gather_facts() {
     # The version of the server software in use, read as the netns testbed
     # reads it (srv_<kind>_version_cmd and _version_sed), on every host
     # (null where it is not installed).
-    vcmd=$(srv "$SERVER" version_cmd)
     vsed="srv_${SERVER}_version_sed"; vsed=$(printf %q "${!vsed}")
     for role in "${LAB_HOSTS[@]}"; do
+        vcmd=$(srv "$SERVER" version_cmd | lab_host_paths "$role")
         f=$(lab_ssh "$role" "mkdir -p $(lab_cgroup "$role") 2>/dev/null; iface=$(lab_host "$role" iface); printf '%s\n' \"\$(uname -r)\" \"\$(nproc)\" \"\$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\" \"\$(basename \"\$(readlink /sys/class/net/\$iface/device/driver 2>/dev/null)\" 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/speed 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/address)\" \"\$($vcmd 2>&1 | sed -n $vsed | head -n1)\" \"\$(hostname)\"") \
             || die "lab: cannot read facts from $role"
         local t ts=() i
@@ -714,7 +747,7 @@ lab_status_json() {
         --arg minimal "$MINIMAL_RESPONSES" --arg twb "${PLAYER_TW_BUCKETS:-default}" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg inv "$INVENTORY" \
         --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --argjson backlogs "$backlogs" \
-        --arg prog "$(srv "$SERVER" program)" --arg name "$(srv "$SERVER" name)" --argjson backlog "$SERVER_BACKLOG" \
+        --arg prog "$(srv "$SERVER" program | lab_host_paths server1)" --arg name "$(srv "$SERVER" name)" --argjson backlog "$SERVER_BACKLOG" \
         --arg build "$NSD_BUILD" --argjson tls "$(tb_tls_json)" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" --argjson roles "$roles" '
         $facts[0] as $f | ($f | map({(.role): .}) | add) as $h |
