@@ -140,7 +140,8 @@ def finding_compare($b):
 def finding_missing($b; $names):
   [$names[] as [$k, $what] | $b.exps[$k] as $e
    | select($e != null and (ok($e) | not))
-   | $what + " (" + (if $e.summary == null then "not run" else val($e.summary; $e.file; ["status"]) end) + ")"]
+   | $what + " (" + (if $e.summary == null then "not run" else val($e.summary; $e.file; ["status"])
+                     + (if $e.summary.status == "skipped" then ": " + val($e.summary; $e.file; ["error"]) else "" end) end) + ")"]
   | if length > 0 then ["Not measured in this run, so not summarised here: " + join("; ") + "."] else [] end;
 
 def findings_section($b; $names):

@@ -95,6 +95,8 @@ def status_text($e; $what):
     + ". Run it alone with <code>make \($e.target | esc) RB_RUN=&lt;this directory&gt;</code> or run <code>make bench</code>.</p>"
   elif $e.summary.status == "failed" then
     "<p class=\"err\">This experiment FAILED; what it reported:</p><pre class=\"err\">\(val($e.summary; $e.file; ["error"]))</pre>"
+  elif $e.summary.status == "skipped" then
+    "<p class=\"err\">Not run on this testbed: \(val($e.summary; $e.file; ["error"]))</p>"
   elif $e.summary.status == "interrupted" then
     "<p class=\"err\">Interrupted before it finished: the values below are what was measured until then.</p>"
     + (if $e.summary.error then "<pre class=\"err\">\(val($e.summary; $e.file; ["error"]))</pre>" else "" end)

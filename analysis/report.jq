@@ -15,19 +15,62 @@ include "findings";
 
 # ------------------------------------------------------------ sections
 
+# testbed_src($b): where the run's description of its testbed lies: its
+# testbed.json, or (a run without one) the copy the first experiment
+# summary holds under .testbed; {doc, file, path} or null.
+def testbed_src($b):
+  if $b.testbed != null then {doc: $b.testbed, file: "testbed.json", path: []}
+  else ([$b.exps | to_entries[] | select((.value.summary.testbed | type) == "object")
+         | {doc: .value.summary, file: .value.file, path: ["testbed"]}] | first // null)
+  end;
+def tv($src; $p): val($src.doc; $src.file; $src.path + $p);
+def tv($src; $p; $round; $scale): val($src.doc; $src.file; $src.path + $p; $round; $scale);
+
+# lab_section($src): a lab run's testbed (BACKEND=lab, docs/real-lab.md):
+# the inventory, the ranges it declares as the lab's own, the router and
+# the switch as it describes them, and the hosts as their facts say
+# (scripts/lib/lab.sh lab_status_json).
+def lab_section($src):
+  ($src.doc | at($src.path)) as $t
+  | "<h3>The lab</h3>"
+  + "<p>Each role ran on a host of its own, reached over SSH (one multiplexed connection per host; the cost of one call over it, measured when the testbed came up, is the last column below); the router and the switch are the lab's devices, described by its inventory and not configured by rootbench. The hosts' facts were gathered from the hosts when the testbed came up.</p>"
+  + "<table class=\"kv\">"
+  + "<tr><th>inventory</th><td>\(tv($src; ["inventory"]))</td></tr>"
+  + "<tr><th>ranges the lab declares as its own</th><td>\(if ($t.allow_ranges | type) == "array" and ($t.allow_ranges | length) > 0 then [range(0; $t.allow_ranges | length) as $i | tv($src; ["allow_ranges",$i])] | join(", ") else tv($src; ["allow_ranges"]) end)</td></tr>"
+  + "<tr><th>router</th><td>\(tv($src; ["router","model"])); balances \(tv($src; ["router","lb"])); client leg \(tv($src; ["router","addr4_client"])) \(tv($src; ["router","addr6_client"])) (MAC \(tv($src; ["router","mac_client"]))), server leg \(tv($src; ["router","addr4_server"])) \(tv($src; ["router","addr6_server"])); "
+    + (if ($t.router.snmp_host // null) != null then "SNMP agent \(tv($src; ["router","snmp_host"])): its ports sampled" else "no SNMP agent: not sampled" end) + "</td></tr>"
+  + "<tr><th>switch</th><td>\(tv($src; ["switch","model"])); SNMP agent \(tv($src; ["switch","snmp_host"])), the router's port ifIndex \(tv($src; ["switch","router_port_ifindex"])): its ports sampled</td></tr>"
+  + "</table>"
+  + "<table class=\"csv\"><caption>hosts</caption><tr><th>role</th><th>hostname</th><th>kernel</th><th>CPUs</th><th>CPU model</th><th>NIC driver</th><th>NIC speed, Mbit/s</th><th>MAC</th><th>daemon version</th><th>SSH call overhead, median µs</th></tr>"
+  + (if ($t.hosts | type) == "array" and ($t.hosts | length) > 0 then
+       [range(0; $t.hosts | length) as $i | ["hosts",$i] as $h
+        | "<tr><th>\(tv($src; $h + ["role"]))</th><td>\(tv($src; $h + ["hostname"]))</td><td>\(tv($src; $h + ["kernel"]))</td>"
+          + "<td>\(tv($src; $h + ["cpus"]))</td><td>\(tv($src; $h + ["cpu_model"]))</td>"
+          + "<td>\(tv($src; $h + ["nic","driver"]))</td><td>\(tv($src; $h + ["nic","speed_mbit"]))</td><td>\(tv($src; $h + ["nic","mac"]))</td>"
+          + "<td>\(tv($src; $h + ["daemon_version"]))</td><td>\(tv($src; $h + ["ssh_call_us","median"]))</td></tr>"] | join("")
+     else "<tr><td colspan=\"10\">\(tv($src; ["hosts"]))</td></tr>" end)
+  + "</table>";
+
 def testbed_section:
-  . as $b | $b.testbed as $t
+  . as $b | $b.testbed as $t | testbed_src($b) as $src
+  | ($src != null and ($src.doc | at($src.path + ["backend"])) == "lab") as $lab
   | "<section id=\"testbed\"><h2>Testbed</h2>"
-  + "<p>What the numbers below were measured on. The paper used a separate machine per role, a hardware router and a switch with links of \(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s (paper \(val($b.paper; "paper.json"; ["setup","section"]))); this suite builds the same roles out of Linux network namespaces on one host, so all roles share this host's CPUs (see the pinning) and the links are virtual Ethernet pairs, unshaped unless link shaping is set. Read the methodology (docs/methodology.md) before comparing absolute numbers.</p>"
-  + if $t == null then "<p class=\"err\">No <code>testbed.json</code> in this results directory: the testbed configuration was not recorded.</p></section>"
+  + (if $lab then
+      "<p>What the numbers below were measured on. The paper used a separate machine per role, a hardware router and a switch with links of \(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s (paper \(val($b.paper; "paper.json"; ["setup","section"]))); this run did the same on a lab of separate hosts, a router and a switch (BACKEND=lab; the lab, its hosts and devices below), so the roles did not share CPUs and the links are the lab's wires, not shaped by rootbench. Read the methodology (docs/methodology.md) and the lab's guide (docs/real-lab.md) before comparing absolute numbers.</p>"
+     else
+      "<p>What the numbers below were measured on. The paper used a separate machine per role, a hardware router and a switch with links of \(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s (paper \(val($b.paper; "paper.json"; ["setup","section"]))); this suite builds the same roles out of Linux network namespaces on one host, so all roles share this host's CPUs (see the pinning) and the links are virtual Ethernet pairs, unshaped unless link shaping is set. Read the methodology (docs/methodology.md) before comparing absolute numbers.</p>"
+     end)
+  + (if $t == null then "<p class=\"err\">No <code>testbed.json</code> in this results directory: the testbed configuration was not recorded" + (if $src != null then " (what follows is the copy " + ($src.file | esc) + " holds)" else "" end) + ".</p>"
     else
       "<table class=\"kv\">"
-      + "<tr><th>kernel</th><td>\(val($t; "testbed.json"; ["kernel"]))</td><td></td></tr>"
-      + "<tr><th>CPUs of the host</th><td>\(val($t; "testbed.json"; ["cpus"]))</td><td><small>paper: \(val($b.paper; "paper.json"; ["setup","cpu"]))</small></td></tr>"
-      + "<tr><th>CPU pinning</th><td>servers on CPU \(val($t; "testbed.json"; ["pinning","servers"])); players, listener, router, switch on CPU \(val($t; "testbed.json"; ["pinning","clients"]))</td><td></td></tr>"
+      + "<tr><th>testbed</th><td>\(if $lab then "a lab: separate hosts, a router and a switch (see the lab below)" else "namespaces on one machine" end)</td><td></td></tr>"
+      + "<tr><th>kernel\(if $lab then " (server1)" else "" end)</th><td>\(val($t; "testbed.json"; ["kernel"]))</td><td></td></tr>"
+      + "<tr><th>CPUs of the \(if $lab then "server host (server1)" else "host" end)</th><td>\(val($t; "testbed.json"; ["cpus"]))</td><td><small>paper: \(val($b.paper; "paper.json"; ["setup","cpu"]))</small></td></tr>"
+      + (if $lab then "<tr><th>CPU pinning</th><td>the servers on CPU \(val($t; "testbed.json"; ["pinning","servers"])) of their hosts; the players and the listener on CPU \(val($t; "testbed.json"; ["pinning","clients"])) of theirs (inventory: rb_cpus)</td><td></td></tr>"
+         else "<tr><th>CPU pinning</th><td>servers on CPU \(val($t; "testbed.json"; ["pinning","servers"])); players, listener, router, switch on CPU \(val($t; "testbed.json"; ["pinning","clients"]))</td><td></td></tr>" end)
       + "<tr><th>Server</th><td>\(val($t; "testbed.json"; ["server","name"])) \(val($t; "testbed.json"; ["server","version"])), workers \(val($t; "testbed.json"; ["server","workers"])), TCP clients \(val($t; "testbed.json"; ["server","tcp_clients"])), TCP timeout \(val($t; "testbed.json"; ["server","tcp_timeout_s"]))&nbsp;s, listen backlog \(val($t; "testbed.json"; ["server","listen_backlog"]))</td><td><small>paper: NSD \(val($b.paper; "paper.json"; ["setup","nsd_version"]))</small></td></tr>"
       + "<tr><th>load balancing</th><td>\(val($t; "testbed.json"; ["lb"]))\(if $t.lb_note then " — " + val($t; "testbed.json"; ["lb_note"]) else "" end)</td><td><small>paper: hardware routers hashing on the source address</small></td></tr>"
-      + "<tr><th>link shaping</th><td>\(if $t.link == null then "none (unshaped veth)" else val($t; "testbed.json"; ["link"]) end)</td><td><small>paper: \(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s Ethernet</small></td></tr>"
+      + "<tr><th>link shaping</th><td>\(if $t.link == null then (if $lab then "none (the lab's wires)" else "none (unshaped veth)" end) else val($t; "testbed.json"; ["link"]) end)</td><td><small>paper: \(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s Ethernet</small></td></tr>"
       + "<tr><th>service address</th><td>\(val($t; "testbed.json"; ["service","ipv4"])) \(val($t; "testbed.json"; ["service","ipv6"]))</td><td></td></tr>"
       + "<tr><th>zones</th><td>\(if $t.zones.variant then val($t; "testbed.json"; ["zones","variant"]) else "default" end) (\(val($t; "testbed.json"; ["zones","dir"])))</td><td></td></tr>"
       + "</table>"
@@ -42,9 +85,10 @@ def testbed_section:
              else "<tr><th>keys</th><td>\(if $m.signed == false then "unsigned" else nm end)</td></tr>" end)
           + "</table>" + values_table($m; $f; ["keys"])] | join("") )
       + "<p><small>paper: KSK \(val($b.paper; "paper.json"; ["setup","ksk","algorithm"])) \(val($b.paper; "paper.json"; ["setup","ksk","bits"])) bits, ZSK \(val($b.paper; "paper.json"; ["setup","zsk","algorithm"])) \(val($b.paper; "paper.json"; ["setup","zsk","bits"])) bits, \(val($b.paper; "paper.json"; ["setup","denial"])).</small></p>"
-      + values_table($t; "testbed.json"; ["roles","processes","snmp"])
-      + "</section>"
-    end;
+      + values_table($t; "testbed.json"; ["roles","processes","snmp"] + (if $lab then ["inventory","allow_ranges","router","switch","hosts"] else [] end))
+    end)
+  + (if $lab then lab_section($src) else "" end)
+  + "</section>";
 
 def bench_section:
   . as $b

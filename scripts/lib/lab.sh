@@ -42,7 +42,8 @@ lab_inventory_normalise() {
        server: ($any.rb_server // "nsd"), zones: ($any.rb_zones // ""),
        router: {lb: ($r.rb_lb // "l3"), addr4_client: need("router"; "rb_addr4_client"), addr6_client: need("router"; "rb_addr6_client"),
                 addr4_server: need("router"; "rb_addr4_server"), addr6_server: need("router"; "rb_addr6_server"),
-                mac_client: need("router"; "rb_mac_client"), model: ($r.rb_model // "not described")},
+                mac_client: need("router"; "rb_mac_client"), model: ($r.rb_model // "not described"),
+                snmp_host: ($r.rb_snmp_host // null), community: ($r.rb_snmp_community // "public")},
        switch: {snmp_host: need("switch"; "rb_snmp_host"), community: ($s.rb_snmp_community // "public"),
                 router_port_ifindex: need("switch"; "rb_router_port_ifindex"), model: ($s.rb_model // "not described")},
        hosts: ([$managed[] | . as $h | {key: $h, value: {
@@ -270,7 +271,7 @@ lab_apply_defaults() {
     : "${SERVER_WORKERS:=1}" "${SERVER_TCP_CLIENTS:=1000}" "${SERVER_TCP_TIMEOUT:=3}"
     : "${MINIMAL_RESPONSES:=no}" "${STEER:=none}" "${PLAYER_TW_BUCKETS:=default}"
     srv_check_kind "$SERVER"
-    : "${SERVER_BACKLOG:=$(srv "$SERVER" default_backlog)}" "${SERVER_TLS:=no}"
+    : "${SERVER_BACKLOG:=$(srv "$SERVER" default_backlog)}" "${SERVER_TLS:=no}" "${SERVER_EDNS_SIZE:=1232}"
     # As on the netns testbed: another NSD backlog than Debian's 256 is the rebuilt NSD.
     if [ -z "${NSD_BUILD:-}" ]; then
         if [ "$SERVER" != nsd ] || [ "$SERVER_BACKLOG" = "$NSD_DEBIAN_BACKLOG" ]; then NSD_BUILD=debian; else NSD_BUILD=rebuilt; fi
@@ -288,6 +289,7 @@ lab_validate() {
     lab_validate_server
     case $STEER in none|rps) ;; *) die "unknown STEER=$STEER" ;; esac
     case $MINIMAL_RESPONSES in yes|no) ;; *) die "MINIMAL_RESPONSES=$MINIMAL_RESPONSES must be yes or no" ;; esac
+    tb_check_edns_size
     local n
     for n in SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT; do
         [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n=${!n} must be a positive integer"
@@ -454,7 +456,7 @@ lab_check_programs() {
 # brought to the settings (the playbook's server part, only when it
 # differs), the players' TIME-WAIT setting, and the hosts' facts recorded.
 lab_up() {
-    need_tools ssh ansible-playbook jq snmpget
+    need_tools ssh ansible-playbook jq snmpget snmpbulkwalk
     lab_apply_defaults
     lab_validate
     mkdir -p "$TB_STATE"
@@ -611,7 +613,10 @@ lab_iface() { lab_host "$1" iface; }
 # lab_sample ARGS: rbsample on every host (its own namespace and role
 # cgroup), started together, stopped together at SIGTERM/SIGINT or
 # --duration; the summaries merged into one (roles keep their keys; CPUs
-# are named ROLE/cpuN; the devices are not sampled: "not_sampled").
+# are named ROLE/cpuN). The switch (and the router, when the inventory
+# gives it an agent) is read over SNMP at the start and the end: its ports'
+# octets, discards and errors as the interfaces of its role in "dev"
+# (lab_snmp_summary); a device not read is listed in "not_sampled".
 lab_sample() {
     local series="" summary="" rest=() a
     while [ $# -gt 0 ]; do
@@ -622,13 +627,16 @@ lab_sample() {
         esac
     done
     [ -n "$series" ] && [ -n "$summary" ] || die "sample: --series FILE and --summary FILE are needed"
-    local role dir pids=() stop=0
+    local role dir pids=() stop=0 snmpdir snmp_pid
     declare -A RPID=()
+    snmpdir=$(mktemp -d)
+    lab_snmp_read start "$snmpdir" & snmp_pid=$!
     for role in "${LAB_HOSTS[@]}"; do
         dir=$(lab_remote_dir "$role")
         RPID[$role]=$(lab_ssh "$role" "mkdir -p $dir/run/sample && cg=$(lab_cgroup "$role"); cga=''; [ -d \$cg ] && cga=\"--cgroup $role=\$cg\"; setsid $dir/bin/rbsample --ns =$role \$cga --series $dir/run/sample/series.jsonl --summary $dir/run/sample/summary.json $(lab_quote "${rest[@]+"${rest[@]}"}") > $dir/run/sample/log 2>&1 < /dev/null & echo \$!") \
             || die "sample: cannot start rbsample on $role"
     done
+    wait "$snmp_pid" || true
     # Until a signal, or --duration: nothing is asked of the hosts meanwhile
     # (a poll over SSH would load the hosts being measured).
     local dur="" i
@@ -643,6 +651,7 @@ lab_sample() {
         while [ "$stop" = 0 ]; do sleep 1 & wait $! || true; done
     fi
     trap '' TERM INT
+    lab_snmp_read end "$snmpdir" & snmp_pid=$!
     for role in "${LAB_HOSTS[@]}"; do
         lab_ssh "$role" "kill -TERM ${RPID[$role]} 2>/dev/null; for i in \$(seq 100); do kill -0 ${RPID[$role]} 2>/dev/null || exit 0; sleep 0.1; done; exit 1" &
         pids+=("$!")
@@ -659,17 +668,21 @@ lab_sample() {
     mv "$tmp/series" "$series"
     local files=()
     for role in "${LAB_HOSTS[@]}"; do files+=("$tmp/$role.json"); done
-    jq -s --argjson roles "$(printf '%s\n' "${LAB_HOSTS[@]}" | jq -R . | jq -s .)" '
+    wait "$snmp_pid" || true
+    lab_snmp_summary "$snmpdir" > "$tmp/snmp.json"
+    rm -rf "$snmpdir"
+    jq -s --slurpfile snmp "$tmp/snmp.json" --argjson roles "$(printf '%s\n' "${LAB_HOSTS[@]}" | jq -R . | jq -s .)" '
         . as $s | [range(0; length)] as $ix |
         def pre($r): with_entries(.key = "\($r)/\(.key)");
         def merge($k): reduce $ix[] as $i ({}; . + ($s[$i][$k] // {}));
         $s[0] + {
-          backend: "lab", not_sampled: ["router", "switch"],
+          backend: "lab", not_sampled: (["router", "switch"] - ($snmp[0].dev | keys)), snmp: $snmp[0].snmp,
           samples: ([$s[].samples] | min), duration_s: ([$s[].duration_s] | max),
           late_samples: ([$s[].late_samples] | add), interrupted: ([$s[].interrupted] | any),
           error: ([$s[].error | select(. != null)] | first // null),
-          namespaces: merge("namespaces"), lost: merge("lost"), qdisc: merge("qdisc"), dev: merge("dev"),
+          namespaces: merge("namespaces"), lost: merge("lost"), qdisc: merge("qdisc"),
           listen_peak: merge("listen_peak"), tw: merge("tw"), deltas: merge("deltas"),
+          dev: (merge("dev") + $snmp[0].dev),
           cgroup: ((reduce $ix[] as $i ({}; . + ($s[$i].cgroup | del(.outside))))
                    + {outside: ([$s[].cgroup.outside // 0] | add)}),
           cgroup_detail: merge("cgroup_detail"),
@@ -713,6 +726,67 @@ lab_capture() {
     lab_ssh "$role" "rm -f $r.pcap $r.log" || true
 }
 
+# ---------------------------------------------------------------- devices over SNMP
+
+# lab_snmp_devices: the lab's devices sampled over SNMP, one line each,
+# "NAME HOST COMMUNITY": the switch, and the router when the inventory gives
+# it an agent (router rb_snmp_host, rb_snmp_community).
+lab_snmp_devices() {
+    jq -r '"switch \(.switch.snmp_host) \(.switch.community)",
+           (.router | select((.snmp_host // "") != "") | "router \(.snmp_host) \(.community // "public")")' <<<"$LAB_JSON"
+}
+
+# lab_snmp_ports HOST COMMUNITY: every port's IF-MIB counters (ifTable and
+# ifXTable walked, numeric OIDs, no MIBs) as {IFINDEX: {name, in_octets,
+# ...}} (scripts/lib/lab-snmp.jq); non-zero when the agent does not answer.
+lab_snmp_ports() {
+    local base out="" walk
+    for base in 1.3.6.1.2.1.2.2.1 1.3.6.1.2.1.31.1.1.1; do
+        walk=$(snmpbulkwalk -M /nonexistent -m "" -v2c -c "$2" -t 2 -r 1 -Cr25 -On -OQ -Oe "$1" "$base") || return 1
+        out+=$walk$'\n'
+    done
+    jq -R -s -c -L "$RB_TOP/scripts/lib" 'include "lab-snmp"; snmp_ports' <<<"$out"
+}
+
+# lab_snmp_read start|end DIR: every SNMP device's ports into
+# DIR/snmp-PHASE-NAME.json (a device that does not answer: its error in
+# DIR/snmp-PHASE-NAME.err). The end reading waits SNMP_SETTLE_S first: an
+# agent serves its counters from a cache (net-snmp's refreshes every few
+# seconds), so a reading right after the traffic may not hold its end yet.
+lab_snmp_read() {
+    local phase=$1 dir=$2 name host comm
+    [ "$phase" = start ] || sleep "${SNMP_SETTLE_S:-4}"
+    while read -r name host comm; do
+        date +%s.%N | cut -c1-14 > "$dir/snmp-$phase-$name.time"
+        lab_snmp_ports "$host" "$comm" > "$dir/snmp-$phase-$name.json" 2> "$dir/snmp-$phase-$name.err" \
+            && [ -s "$dir/snmp-$phase-$name.json" ] && rm -f "$dir/snmp-$phase-$name.err" \
+            || { echo "no answer from $host" >> "$dir/snmp-$phase-$name.err"; rm -f "$dir/snmp-$phase-$name.json"; }
+    done < <(lab_snmp_devices)
+}
+
+# lab_snmp_summary DIR: what the devices' ports counted between the two
+# readings, for the sampler summary: {dev: {NAME: {port: deltas}},
+# snmp: {NAME: {host, ports, start, end, settle_s} or {host, error}}}.
+lab_snmp_summary() {
+    local dir=$1 name host comm parts=()
+    while read -r name host comm; do
+        if [ -s "$dir/snmp-start-$name.json" ] && [ -s "$dir/snmp-end-$name.json" ]; then
+            parts+=("$(jq -n -c -L "$RB_TOP/scripts/lib" --arg n "$name" --arg h "$host" --arg settle "${SNMP_SETTLE_S:-4}" \
+                --slurpfile a "$dir/snmp-start-$name.json" --slurpfile b "$dir/snmp-end-$name.json" \
+                --arg t0 "$(cat "$dir/snmp-start-$name.time")" --arg t1 "$(cat "$dir/snmp-end-$name.time")" '
+                include "lab-snmp";
+                snmp_dev($a[0]; $b[0]) as $d
+                | {dev: {($n): $d}, snmp: {($n): {host: $h, ports: ($d | length), mib: "IF-MIB ifTable/ifXTable",
+                   start: ($t0 | tonumber), end: ($t1 | tonumber), settle_s: ($settle | tonumber)}}}')")
+        else
+            warn "sample: the $name's SNMP agent ($host) did not answer: its ports are not sampled ($(cat "$dir"/snmp-*-"$name".err 2>/dev/null | head -n 1))"
+            parts+=("$(jq -n -c --arg n "$name" --arg h "$host" --arg e "$(cat "$dir"/snmp-*-"$name".err 2>/dev/null | head -n 1)" \
+                '{dev: {}, snmp: {($n): {host: $h, error: $e}}}')")
+        fi
+    done < <(lab_snmp_devices)
+    printf '%s\n' "${parts[@]+"${parts[@]}"}" | jq -s -c '{dev: (map(.dev) | add // {}), snmp: (map(.snmp) | add // {})}'
+}
+
 # ---------------------------------------------------------------- status
 
 # lab_status_json: the netns backend's object (the same keys, so results
@@ -744,7 +818,7 @@ lab_status_json() {
     jq -n --arg prefix "$RB_PREFIX" --arg lb "$LB" --arg zones "${ZONES:-}" --arg zonedir "$TB_ZONEDIR" \
         --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg kind "$SERVER" --arg top "$RB_TOP" \
         --argjson tc "$SERVER_TCP_CLIENTS" --argjson tt "$SERVER_TCP_TIMEOUT" --argjson sc "$SERVER_WORKERS" \
-        --arg minimal "$MINIMAL_RESPONSES" --arg twb "${PLAYER_TW_BUCKETS:-default}" \
+        --arg minimal "$MINIMAL_RESPONSES" --argjson edns "${SERVER_EDNS_SIZE:-1232}" --arg twb "${PLAYER_TW_BUCKETS:-default}" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg inv "$INVENTORY" \
         --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --argjson backlogs "$backlogs" \
         --arg prog "$(srv "$SERVER" program | lab_host_paths server1)" --arg name "$(srv "$SERVER" name)" --argjson backlog "$SERVER_BACKLOG" \
@@ -755,7 +829,7 @@ lab_status_json() {
         {backend:"lab", inventory:$inv,
          prefix:$prefix, kernel:$h.server1.kernel, cpus:$h.server1.cpus, lb:$lb,
          lb_note:"the lab router balances \($lab.router.lb) (inventory); rootbench does not configure it",
-         link:null,
+         link:null, link_shaping:false,
          pinning:{servers:$lab.hosts.server1.cpus, clients:$lab.hosts.player1.cpus,
                   cpu_names:{server:(cpu_names("server1") + cpu_names("server2")),
                              client:(cpu_names("player1") + cpu_names("player2") + cpu_names("listener"))}},
@@ -765,7 +839,7 @@ lab_status_json() {
          cgroups:"/sys/fs/cgroup/rootbench-lab/ROLE on each host",
          service:{ipv4:$s4, ipv6:$s6},
          server:({kind:$kind, name:$name, version:$h.server1.daemon_version, program:$prog,
-                  workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal,
+                  workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal, udp_answer_max:$edns,
                   listen_backlog:$backlog, listen_backlog_measured:$backlogs,
                   # tls.ca_file is on this machine: exec carries it to a player.
                   tls:$tls}
@@ -773,5 +847,5 @@ lab_status_json() {
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
          snmp:{router_server_port:{name:"router-s", ifindex:$lab.switch.router_port_ifindex}},
          roles:$roles, processes:$procs,
-         hosts:$f, router:$lab.router, switch:($lab.switch | del(.community)), allow_ranges:$lab.allow_ranges}'
+         hosts:$f, router:($lab.router | del(.community)), switch:($lab.switch | del(.community)), allow_ranges:$lab.allow_ranges}'
 }

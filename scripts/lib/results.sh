@@ -83,9 +83,18 @@ results_record_testbed() {
 
 # results_mark_failed EXPDIR SCHEMA MESSAGE: a summary that says the
 # experiment failed and why; the report shows it instead of numbers.
-results_mark_failed() {
-    jq -n --arg schema "$2" --arg err "$3" --arg exp "$(basename "$1")" --arg t "$(date -u +%FT%TZ)" \
-        '{schema:$schema, experiment:$exp, status:"failed", error:$err, finished:$t}' \
+results_mark_failed() { results_mark_status "$1" "$2" failed "$3"; }
+
+# results_mark_skipped EXPDIR SCHEMA REASON: a summary that says the
+# experiment was not run because this testbed cannot do what it needs
+# (status "skipped", the reason as its error).
+results_mark_skipped() { results_mark_status "$1" "$2" skipped "$3"; }
+
+# results_mark_status EXPDIR SCHEMA STATUS MESSAGE: a summary of a status
+# and a message only.
+results_mark_status() {
+    jq -n --arg schema "$2" --arg st "$3" --arg err "$4" --arg exp "$(basename "$1")" --arg t "$(date -u +%FT%TZ)" \
+        '{schema:$schema, experiment:$exp, status:$st, error:$err, finished:$t}' \
         | results_write_json "$1/summary.json"
 }
 

@@ -20,7 +20,7 @@ TB_TLS_DIR="$TB_STATE/tls"
 # ---------------------------------------------------------------- settings
 
 # Every setting `up` takes (environment, or a profile and KEY=VALUE arguments).
-TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR SERVER SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG MINIMAL_RESPONSES NSD_BUILD STEER PLAYER_TW_BUCKETS SERVER_TLS"
+TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR SERVER SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG MINIMAL_RESPONSES NSD_BUILD STEER PLAYER_TW_BUCKETS SERVER_TLS SERVER_EDNS_SIZE"
 
 # tb_apply_profile FILE|"" KEY=VALUE...: the settings of an experiment's
 # profile: the file's KEY=VALUE lines, then the arguments, on top of the
@@ -65,6 +65,7 @@ tb_defaults() {
     : "${SERVER_TCP_TIMEOUT:=3}"
     : "${MINIMAL_RESPONSES:=no}"
     : "${SERVER_TLS:=no}"
+    : "${SERVER_EDNS_SIZE:=1232}"
     : "${STEER:=none}"
     : "${PLAYER_TW_BUCKETS:=default}"
     srv_check_kind "$SERVER"
@@ -108,6 +109,7 @@ tb_validate_config() {
         yes|no) ;;
         *) die "MINIMAL_RESPONSES=$MINIMAL_RESPONSES must be yes or no (what the servers add to answers: docs/servers.md)" ;;
     esac
+    tb_check_edns_size
     case $SERVER_TLS in
         yes) srv "$SERVER" tls_check ;;
         no) ;;
@@ -542,6 +544,14 @@ snmp_octets() {
 # switch_ifindex PORT: the SNMP ifIndex (= kernel ifindex) of a switch port.
 switch_ifindex() { nsx switch cat "/sys/class/net/$1/ifindex"; }
 
+# tb_check_edns_size: SERVER_EDNS_SIZE is the largest UDP answer the
+# servers send (NSD ipv4/ipv6-edns-size, Knot udp-max-payload, BIND
+# max-udp-size; each defaults to 1232), 512 to 4096 bytes.
+tb_check_edns_size() {
+    [[ $SERVER_EDNS_SIZE =~ ^[0-9]+$ ]] && [ "$SERVER_EDNS_SIZE" -ge 512 ] && [ "$SERVER_EDNS_SIZE" -le 4096 ] \
+        || die "SERVER_EDNS_SIZE=$SERVER_EDNS_SIZE must be a number of bytes from 512 to 4096 (the largest UDP answer the servers send; default 1232)"
+}
+
 # tb_render_server_conf ROLE: the server's configuration, from its kind's
 # template; the same settings for every kind (docs/servers.md).
 tb_render_server_conf() {
@@ -562,7 +572,7 @@ tb_render_server_conf() {
         -e "s|@WORKERS@|$SERVER_WORKERS|g" -e "s|@REUSEPORT@|$yn|g" \
         -e "s|@TCP_CLIENTS@|$SERVER_TCP_CLIENTS|g" -e "s|@TCP_TIMEOUT@|$SERVER_TCP_TIMEOUT|g" \
         -e "s|@TCP_TIMEOUT_DS@|$((SERVER_TCP_TIMEOUT * 10))|g" -e "s|@BACKLOG@|$SERVER_BACKLOG|g" \
-        -e "s|@MINIMAL@|$MINIMAL_RESPONSES|g" \
+        -e "s|@MINIMAL@|$MINIMAL_RESPONSES|g" -e "s|@EDNS_SIZE@|$SERVER_EDNS_SIZE|g" \
         -e "s|@ZONEDIR@|$TB_ZONEDIR|g" -e "s|@STATEDIR@|$dir|g" \
         "$RB_TOP/scripts/templates/$(srv_template "$SERVER")" | awk -v z="$zones" -v tl="$tls_listen" -v tb="$tls_block" '
             $0 == "@ZONES@" { printf "%s", z; next }
@@ -782,7 +792,7 @@ tb_status_json() {
         --argjson ncpu "$(nproc)" --argjson ifidx "$(switch_ifindex "$(switch_port router-s)")" \
         --argjson tc "$SERVER_TCP_CLIENTS" --argjson tt "$SERVER_TCP_TIMEOUT" --argjson sc "$SERVER_WORKERS" \
         --arg build "$NSD_BUILD" --arg prog "$(tb_server_program)" --argjson backlog "$SERVER_BACKLOG" --arg minimal "$MINIMAL_RESPONSES" \
-        --argjson backlogs "$backlogs" --argjson tls "$(tb_tls_json)" --arg name "$(srv "$SERVER" name)" \
+        --argjson edns "${SERVER_EDNS_SIZE:-1232}" --argjson backlogs "$backlogs" --argjson tls "$(tb_tls_json)" --arg name "$(srv "$SERVER" name)" \
         --arg twb "${PLAYER_TW_BUCKETS:-default}" --arg twv "$(nsx player1 sysctl -n net.ipv4.tcp_max_tw_buckets 2>/dev/null || echo)" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" \
@@ -793,6 +803,7 @@ tb_status_json() {
         {prefix:$prefix, kernel:$kernel, cpus:$ncpu, lb:$lb,
          lb_note:(if $lb == "per-packet" then "deliberately broken balancer: negative control for the TCP stickiness check only" else null end),
          link:(if $link == "none" then null else $link end),
+         link_shaping:true,
          pinning:{servers:$scpu, clients:$ccpu,
                   cpu_names:{server:($scpu | cpu_names), client:($ccpu | cpu_names)}},
          steering:{mode:$steer, rule:(if $steer == "rps" then "receive path of every interface on its role'"'"'s CPUs (RPS)" else "receive path on the sending CPU (veth default)" end)},
@@ -802,6 +813,7 @@ tb_status_json() {
          service:{ipv4:$s4, ipv6:$s6},
          server:({kind:$kind, name:$name, version:$version, program:$prog,
                   workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal,
+                  udp_answer_max:$edns,
                   listen_backlog:$backlog, listen_backlog_measured:$backlogs, tls:$tls}
                  + (if $kind == "nsd" then {build:$build} else {} end)),
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
