@@ -452,6 +452,9 @@ def sizes_matrix_section($b):
   # a failed run may hold no cells, checks or links: nothing to tabulate
   + if $s == null or ($s.cells | type) != "array" then "</section>" else
       "<p>Design: \(val($s; $f; ["settings","design"])); \(val($s; $f; ["settings","queries_per_cell"])) queries per cell at \(val($s; $f; ["settings","pps"])) queries/s.</p>"
+      + (if ($s.testbed.server.udp_answer_max | type) == "number" then
+           "<p>The servers answer over UDP up to " + val($s; $f; ["testbed","server","udp_answer_max"]) + " bytes (<code>SERVER_EDNS_SIZE</code>): a larger answer comes truncated whatever the query advertises, so a cell's EDNS buffer above that acts as that size.</p>"
+         else "" end)
       + "<p>The server's unshaped UDP ceiling: "
       + (if $s.server_udp_ceiling.qps != null then val($s; $f; ["server_udp_ceiling","qps"]) + " queries/s (from " + val($s; $f; ["server_udp_ceiling","source"]) + (if $s.server_udp_ceiling.zone then ", serving the zone " + val($s; $f; ["server_udp_ceiling","zone"]) else "" end) + (if $s.server_udp_ceiling.caused_by then "; its verdict blames the " + val($s; $f; ["server_udp_ceiling","caused_by"]) else "" end) + ")"
          else val($s; $f; ["server_udp_ceiling","qps"]) + (if $s.server_udp_ceiling.status != "not measured" then " (" + val($s; $f; ["server_udp_ceiling","status"]) + ")" else "" end) end)

@@ -555,20 +555,7 @@ lab_is_up() { [ -f "$TB_CONFIG" ] && grep -q '^BACKEND=lab$' "$TB_CONFIG"; }
 
 # lab_counters_json: the nftables counters of the listener and the servers,
 # the same object as the netns backend's.
-lab_counters_json() {
-    local role first=1
-    {
-    printf '{'
-    for role in listener "${SERVER_ROLES[@]}"; do
-        [ "$first" = 1 ] || printf ','
-        first=0
-        printf '"%s":' "$role"
-        lab_ssh "$role" "nft -j list counters table inet rootbench" \
-            | jq -c '[.nftables[] | select(.counter) | .counter | {(.name): {packets, bytes}}] | add'
-    done
-    printf '}\n'
-    } | jq -c .
-}
+lab_counters_json() { tb_counters_collect lab_ssh; }
 
 # lab_server_stats_json ROLE: the daemon's own counters ({} when it does not answer).
 # rb-server reads them on the host with the netns testbed's command

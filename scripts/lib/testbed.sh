@@ -484,7 +484,11 @@ EOF
 
 # tb_counters_json: every testbed counter as one JSON object
 # {"listener":{"dns_answers":{"packets":N,"bytes":N}},"server1":{...},...}.
-tb_counters_json() {
+tb_counters_json() { tb_counters_collect nsx; }
+
+# tb_counters_collect RUNNER: the counters object, each role's ruleset read
+# with `RUNNER ROLE CMD...` (nsx here; the lab backend reads them over SSH).
+tb_counters_collect() {
     local role first=1
     {
     printf '{'
@@ -492,7 +496,7 @@ tb_counters_json() {
         [ "$first" = 1 ] || printf ','
         first=0
         printf '"%s":' "$role"
-        nsx "$role" nft -j list counters table inet rootbench \
+        "$1" "$role" nft -j list counters table inet rootbench \
             | jq -c '[.nftables[] | select(.counter) | .counter | {(.name): {packets, bytes}}] | add'
     done
     printf '}\n'
