@@ -209,11 +209,12 @@ lab_remote_dir() { lab_host "$1" dir; }
 
 # lab_local_path PATH: PATH is this machine's, to be carried to the host:
 # under the tree, the results, or the temporary directory (where the
-# experiments keep their traces, query lists and outputs). Any other path
-# is the host's own (/etc/..., a log of its own).
+# experiments keep their traces, query lists and outputs), or the
+# testbed's TLS directory (the CA certificate tcpbench --tls-ca verifies
+# with). Any other path is the host's own (/etc/..., a log of its own).
 lab_local_path() {
     local p
-    for p in "$RB_TOP" "${RB_RESULTS:-$RB_TOP/results}" "${TMPDIR:-/tmp}"; do
+    for p in "$RB_TOP" "${RB_RESULTS:-$RB_TOP/results}" "${TMPDIR:-/tmp}" "$TB_TLS_DIR"; do
         [[ $1 == "${p%/}"/* ]] && return 0
     done
     return 1
@@ -275,7 +276,12 @@ lab_apply_defaults() {
     [ -n "${ZONES:-}" ] || [ -n "${ZONE_DIR:-}" ] || ZONES=$(jq -r .zones <<<"$LAB_JSON")
     : "${SERVER_WORKERS:=1}" "${SERVER_TCP_CLIENTS:=1000}" "${SERVER_TCP_TIMEOUT:=3}"
     : "${MINIMAL_RESPONSES:=no}" "${STEER:=none}" "${PLAYER_TW_BUCKETS:=default}"
-    : "${SERVER_BACKLOG:=256}" "${NSD_BUILD:=debian}" "${SERVER_TLS:=no}" "${SERVER_EDNS_SIZE:=1232}"
+    srv_check_kind "$SERVER"
+    : "${SERVER_BACKLOG:=$(srv "$SERVER" default_backlog)}" "${SERVER_TLS:=no}" "${SERVER_EDNS_SIZE:=1232}"
+    # As on the netns testbed: another NSD backlog than Debian's 256 is the rebuilt NSD.
+    if [ -z "${NSD_BUILD:-}" ]; then
+        if [ "$SERVER" != nsd ] || [ "$SERVER_BACKLOG" = "$NSD_DEBIAN_BACKLOG" ]; then NSD_BUILD=debian; else NSD_BUILD=rebuilt; fi
+    fi
     # Pinning is per host, from the inventory (rb_cpus).
     SERVER_CPUS=$(lab_host server1 cpus); CLIENT_CPUS=$(lab_host player1 cpus)
 }
@@ -286,11 +292,8 @@ lab_validate() {
     local rlb; rlb=$(jq -r .router.lb <<<"$LAB_JSON")
     [ "$LB" = "$rlb" ] || die "LB=$LB: the lab's router balances $rlb (inventory: router rb_lb); configure the router, then its rb_lb"
     [ "$LINK" = none ] || die "LINK=$LINK: a lab's links are its wires; shaping is not configured by rootbench in a lab (LINK=none)"
-    [ "$SERVER" = nsd ] || die "SERVER=$SERVER: the lab backend runs NSD only so far (scripts/lab/rb-server)"
-    [ "$NSD_BUILD" = debian ] && [ "$SERVER_BACKLOG" = 256 ] \
-        || die "NSD_BUILD=$NSD_BUILD SERVER_BACKLOG=$SERVER_BACKLOG: the lab runs Debian's NSD (backlog 256) only"
+    lab_validate_server
     case $STEER in none|rps) ;; *) die "unknown STEER=$STEER" ;; esac
-    [ "$SERVER_TLS" = no ] || die "SERVER_TLS=$SERVER_TLS: the lab backend installs no DoT certificates yet (scripts/lab); DNS over TLS runs on the namespace testbed (docs/dot.md)"
     case $MINIMAL_RESPONSES in yes|no) ;; *) die "MINIMAL_RESPONSES=$MINIMAL_RESPONSES must be yes or no" ;; esac
     tb_check_edns_size
     local n
@@ -303,21 +306,91 @@ lab_validate() {
     lab_check_ranges
 }
 
+# lab_validate_server: the server software a lab host runs: NSD, Knot DNS
+# or BIND 9 from Debian's packages (site.yml installs all three), or the
+# rebuilt NSD (make nsd-backlog on this machine; site.yml copies it to
+# the servers), with each one's listen backlog, and DNS over TLS where
+# the server has it (the netns testbed's rules: srv_<kind>_backlog_check,
+# _tls_check).
+lab_validate_server() {
+    srv_check_kind "$SERVER"
+    case $NSD_BUILD in
+        debian|rebuilt) ;;
+        *) die "unknown NSD_BUILD=$NSD_BUILD (debian: /usr/sbin/nsd, backlog $NSD_DEBIAN_BACKLOG; rebuilt: make nsd-backlog, any backlog)" ;;
+    esac
+    [ "$SERVER" = nsd ] || [ "$NSD_BUILD" = debian ] || die "NSD_BUILD=$NSD_BUILD applies to SERVER=nsd only (SERVER=$SERVER)"
+    [[ $SERVER_BACKLOG =~ ^[1-9][0-9]*$ ]] && [ "$SERVER_BACKLOG" -le 65535 ] \
+        || die "SERVER_BACKLOG=$SERVER_BACKLOG must be a positive integer, at most 65535"
+    # Debian's NSD's and Knot's are fixed; BIND's tcp-listen-queue and the
+    # rebuilt NSD's take SERVER_BACKLOG, through the servers' somaxconn
+    # (RB_SOMAXCONN: rb-server raises it to the backlog, never lowers it).
+    srv "$SERVER" backlog_check "$SERVER_BACKLOG"
+    case $SERVER_TLS in
+        yes) srv "$SERVER" tls_check ;;
+        no) ;;
+        *) die "SERVER_TLS=$SERVER_TLS must be yes or no (DNS over TLS on port $TB_TLS_PORT)" ;;
+    esac
+}
+
 # lab_render DIR: every server's configuration for the current settings,
-# as the hosts will have it (their rb_dir), in DIR/ROLE/server.conf, and the
-# zones in DIR/zones (what site.yml copies).
+# as the hosts will have it (their rb_dir), in DIR/ROLE/server.conf, the
+# daemon's command lines in DIR/ROLE/server.env (rb-server's), the zones in
+# DIR/zones, and with SERVER_TLS=yes the testbed's CA and server
+# certificate in DIR/tls (what site.yml copies).
 lab_render() {
     local out=$1 role rdir
     rm -rf "$out"; mkdir -p "$out/zones"
     cp "$TB_ZONEDIR"/*.zone "$out/zones/"
+    lab_render_tls "$out"
     for role in "${SERVER_ROLES[@]}"; do
         rdir=$(lab_remote_dir "$role")
         mkdir -p "$out/$role"
         # The testbed's own renderer, then its paths made the host's.
-        tb_render_server_conf "$role" | sed -e "s|$TB_ZONEDIR|$rdir/zones|g" -e "s|$TB_STATE/$role|$rdir/server|g" \
-            > "$out/$role/server.conf"
+        { tb_render_server_conf "$role" | lab_host_paths "$role"
+          # New certificates (a new CA after down and up) reconfigure the server too.
+          [ "$SERVER_TLS" = no ] || printf '# tls: %s\n' "$(cat "$out/tls/server.pem" | md5sum | cut -c1-16)"
+        } > "$out/$role/server.conf"
+        { srv_host_env "$SERVER" "$rdir/server" "$(role_addr4 "$role")" | lab_host_paths "$role"
+          # The servers' net.core.somaxconn: the backlog where the daemon asks
+          # listen() for more (the rebuilt NSD asks 65535; BIND asks its
+          # tcp-listen-queue), else the host's own (netns: the namespace's).
+          if [ "$NSD_BUILD" = rebuilt ] || [ "$SERVER" = bind ]; then
+              printf 'RB_SOMAXCONN=%s\n' "$SERVER_BACKLOG"
+          else
+              printf 'RB_SOMAXCONN=default\n'
+          fi
+          # A new build of the rebuilt NSD is copied and restarted too.
+          [ "$NSD_BUILD" = debian ] || printf '# nsd build: %s\n' "$(lab_nsd_rebuilt_sum)"
+        } > "$out/$role/server.env"
     done
     lab_render_counters "$out"
+}
+
+# lab_host_paths ROLE: stdin with this machine's paths of the testbed (the
+# zones, the role's state, the TLS directory, the rebuilt NSD) made the
+# host's (its rb_dir).
+lab_host_paths() {
+    local rdir; rdir=$(lab_remote_dir "$1")
+    sed -e "s|$TB_ZONEDIR|$rdir/zones|g" -e "s|$TB_STATE/$1|$rdir/server|g" \
+        -e "s|$TB_TLS_DIR|$rdir/tls|g" -e "s|$NSD_REBUILT_DIR/|$rdir/bin/nsd-rebuilt/|g"
+}
+
+# lab_nsd_rebuilt_sum: the rebuilt NSD's programs' checksum.
+lab_nsd_rebuilt_sum() { (cd "$NSD_REBUILT_DIR" && cat nsd nsd-checkconf nsd-control | md5sum | cut -c1-16); }
+
+# lab_render_tls DIR: with SERVER_TLS=yes, the testbed's CA and server
+# certificate (scripts/lib/tls.sh; the same names and addresses as on the
+# netns testbed: the service addresses and both servers') made in the
+# testbed's state, and the server's key and certificate copied to DIR/tls
+# for the servers. The CA's key stays on this machine; the players get
+# the CA certificate from `exec` (an argument under the TLS directory is
+# carried to the host, as any file of this machine).
+lab_render_tls() {
+    [ "$SERVER_TLS" = yes ] || return 0
+    tb_make_tls_certs
+    mkdir -p "$1/tls"; chmod 700 "$1/tls"
+    cp "$TB_TLS_DIR/server.pem" "$TB_TLS_DIR/ca.pem" "$1/tls/"
+    install -m 600 "$TB_TLS_DIR/server.key" "$1/tls/server.key"
 }
 
 # lab_render_counters DIR: the nftables counters the experiments read.
@@ -333,7 +406,8 @@ lab_playbook() {
     ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_NOCOLOR=1 \
     ANSIBLE_SSH_ARGS="-o ControlMaster=auto -o ControlPersist=60s" ANSIBLE_PIPELINING=True \
         ansible-playbook -i "$INVENTORY" "$RB_TOP/scripts/lab/site.yml" \
-        -e "rb_top=$RB_TOP rb_render=$TB_STATE/render rb_prefix=$RB_PREFIX" "$@" > "$log" 2>&1 || rc=$?
+        -e "rb_top=$RB_TOP rb_render=$TB_STATE/render rb_prefix=$RB_PREFIX rb_tls=$SERVER_TLS" \
+        -e "rb_nsd_build=$NSD_BUILD rb_nsd_rebuilt=$NSD_REBUILT_DIR" "$@" > "$log" 2>&1 || rc=$?
     sed -n '/^PLAY RECAP/,$p' "$log" >&2
     [ "$rc" -eq 0 ] || die "ansible-playbook failed (exit $rc): $(grep -E 'fatal|FAILED|ERROR' "$log" | head -n 3)"
 }
@@ -397,14 +471,15 @@ lab_up() {
     lab_render "$TB_STATE/render"
     local role want have stale=0
     for role in "${SERVER_ROLES[@]}"; do
-        want=$(md5sum < "$TB_STATE/render/$role/server.conf" | cut -c1-32)
-        have=$(lab_ssh "$role" "md5sum < $(printf %q "$(lab_remote_dir "$role")/server/server.conf") 2>/dev/null; $(printf %q "$(lab_remote_dir "$role")/bin/rb-server") status $(printf %q "$(lab_remote_dir "$role")/server") >/dev/null && echo running" | tr '\n' ' ') || true
+        want=$(cat "$TB_STATE/render/$role/server.conf" "$TB_STATE/render/$role/server.env" | md5sum | cut -c1-32)
+        have=$(lab_ssh "$role" "cd $(printf %q "$(lab_remote_dir "$role")/server") 2>/dev/null && cat server.conf server.env 2>/dev/null | md5sum; $(printf %q "$(lab_remote_dir "$role")/bin/rb-server") status $(printf %q "$(lab_remote_dir "$role")/server") >/dev/null && echo running" | tr '\n' ' ') || true
         [ "$have" = "$want  - running " ] || stale=1
     done
     if [ "$stale" = 1 ]; then
-        log "lab: configuring the servers (SERVER=$SERVER zones ${ZONES:-$TB_ZONEDIR})"
+        log "lab: configuring the servers (SERVER=$SERVER${SERVER_TLS:+ SERVER_TLS=$SERVER_TLS} zones ${ZONES:-$TB_ZONEDIR})"
         lab_playbook --tags server --limit servers
     fi
+    lab_check_answers
     local tw
     for role in player1 player2; do
         if [ "$PLAYER_TW_BUCKETS" = default ]; then tw=$(lab_ssh "$role" "cat $(printf %q "$(lab_remote_dir "$role")")/run/tw_default 2>/dev/null || sysctl -n net.ipv4.tcp_max_tw_buckets")
@@ -416,14 +491,38 @@ lab_up() {
     printf 'BACKEND=lab\nINVENTORY=%q\n' "$INVENTORY" >> "$TB_CONFIG"
 }
 
+# lab_check_answers: each server answers SOA for . on its own address, from
+# its own host (dig, within 15 s), and with SERVER_TLS=yes over TLS too, its
+# certificate verified against the testbed's CA (as the netns testbed's
+# tb_server_answers and tb_server_answers_tls); dies with the daemon's log
+# otherwise.
+lab_check_answers() {
+    local role rdir a4 q tls what
+    for role in "${SERVER_ROLES[@]}"; do
+        rdir=$(lab_remote_dir "$role"); a4=$(role_addr4 "$role")
+        # An answer is a line of +short's output not starting with ';' (dig
+        # prints its errors there too, and exits 0 on a failed TLS handshake).
+        q="dig +time=1 +tries=1 +short @$a4 . SOA 2>/dev/null | grep -q '^[^;]'"
+        tls=true
+        [ "$SERVER_TLS" = no ] || tls="dig +tls +tls-ca=$(printf %q "$rdir/tls/ca.pem") +tls-hostname=$TLS_SERVICE_NAME -p $TB_TLS_PORT +time=1 +tries=1 +short @$a4 . SOA 2>/dev/null | grep -q '^[^;]'"
+        what=$(lab_ssh "$role" "ok=0; for i in \$(seq 150); do $q && ok=1 && break; sleep 0.1; done; [ \$ok = 1 ] || { echo 'over UDP'; exit 1; }; for i in \$(seq 50); do $tls && exit 0; sleep 0.1; done; echo 'over TLS on port $TB_TLS_PORT (its certificate verified against the testbed CA)'; exit 1") \
+            || die "lab: $SERVER on $role does not answer SOA for . on $a4 ${what:-(not reached)}; its log: $(lab_ssh "$role" "tail -n 5 $(printf %q "$rdir/server/server.log")" 2>/dev/null | tr '\n' ' ')"
+    done
+}
+
 # lab_gather_facts: the roles' cgroups made (so the sampler counts every
 # role from the start), and what the hosts are (kernel, CPUs, NIC, daemon version)
 # and the SSH per-call overhead over the master connection (median of 5),
 # into $TB_STATE/facts.json.
 lab_gather_facts() {
-    local role f all=()
+    local role f all=() vcmd vsed
+    # The version of the server software in use, read as the netns testbed
+    # reads it (srv_<kind>_version_cmd and _version_sed), on every host
+    # (null where it is not installed).
+    vsed="srv_${SERVER}_version_sed"; vsed=$(printf %q "${!vsed}")
     for role in "${LAB_HOSTS[@]}"; do
-        f=$(lab_ssh "$role" "mkdir -p $(lab_cgroup "$role") 2>/dev/null; iface=$(lab_host "$role" iface); printf '%s\n' \"\$(uname -r)\" \"\$(nproc)\" \"\$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\" \"\$(basename \"\$(readlink /sys/class/net/\$iface/device/driver 2>/dev/null)\" 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/speed 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/address)\" \"\$(/usr/sbin/nsd -v 2>&1 | sed -n 's/^NSD version //p' | head -n1)\" \"\$(hostname)\"") \
+        vcmd=$(srv "$SERVER" version_cmd | lab_host_paths "$role")
+        f=$(lab_ssh "$role" "mkdir -p $(lab_cgroup "$role") 2>/dev/null; iface=$(lab_host "$role" iface); printf '%s\n' \"\$(uname -r)\" \"\$(nproc)\" \"\$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\" \"\$(basename \"\$(readlink /sys/class/net/\$iface/device/driver 2>/dev/null)\" 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/speed 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/address)\" \"\$($vcmd 2>&1 | sed -n $vsed | head -n1)\" \"\$(hostname)\"") \
             || die "lab: cannot read facts from $role"
         local t ts=() i
         lab_ssh_opts "$role"
@@ -465,13 +564,15 @@ lab_is_up() { [ -f "$TB_CONFIG" ] && grep -q '^BACKEND=lab$' "$TB_CONFIG"; }
 lab_counters_json() { tb_counters_collect lab_ssh; }
 
 # lab_server_stats_json ROLE: the daemon's own counters ({} when it does not answer).
+# rb-server reads them on the host with the netns testbed's command
+# (srv_<kind>_stats_cmd); they are parsed and shaped here by the same
+# rules (srv_<kind>_stats_parse, srv_stats_shape).
 lab_server_stats_json() {
-    local raw filter
+    local raw
     raw=$(lab_ssh "$1" "$(printf %q "$(lab_remote_dir "$1")/bin/rb-server") stats $(printf %q "$(lab_remote_dir "$1")/server")" 2>/dev/null \
-          | jq -R -s -c '[split("\n")[] | select(test("^[a-zA-Z0-9._]+=[0-9.]+$")) | split("=") | {(.[0]): (.[1] | tonumber)}] | add // empty') || true
+          | srv "$SERVER" stats_parse) || true
     [ -n "$raw" ] || { echo '{}'; return 0; }
-    filter="srv_${SERVER}_stats_jq"
-    jq -c "(${!filter}) + {counters: .}" <<<"$raw"
+    srv_stats_shape "$SERVER" <<<"$raw"
 }
 
 # lab_snmp_octets in|out: IF-MIB octets of the switch's router port, from
@@ -694,7 +795,7 @@ lab_status_json() {
     for role in "${SERVER_ROLES[@]}"; do
         up=false
         lab_ssh "$role" "$(printf %q "$(lab_remote_dir "$role")/bin/rb-server") status $(printf %q "$(lab_remote_dir "$role")/server")" >/dev/null 2>&1 && up=true
-        procs+=("$(jq -n --arg r "$role" --argjson up "$up" '{role:$r, process:"nsd", running:$up}')")
+        procs+=("$(jq -n --arg r "$role" --arg p "$(basename "$(srv "$SERVER" program)")" --argjson up "$up" '{role:$r, process:$p, running:$up}')")
     done
     local backlogs="[]" b
     for role in "${SERVER_ROLES[@]}"; do
@@ -717,6 +818,8 @@ lab_status_json() {
         --arg minimal "$MINIMAL_RESPONSES" --argjson edns "${SERVER_EDNS_SIZE:-1232}" --arg twb "${PLAYER_TW_BUCKETS:-default}" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg inv "$INVENTORY" \
         --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --argjson backlogs "$backlogs" \
+        --arg prog "$(srv "$SERVER" program | lab_host_paths server1)" --arg name "$(srv "$SERVER" name)" --argjson backlog "$SERVER_BACKLOG" \
+        --arg build "$NSD_BUILD" --argjson tls "$(tb_tls_json)" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" --argjson roles "$roles" '
         $facts[0] as $f | ($f | map({(.role): .}) | add) as $h |
         def cpu_names($r): ($lab.hosts[$r].cpus | split(",") | map(if test("-") then (split("-") | map(tonumber) | [range(.[0]; .[1] + 1)]) else [tonumber] end) | add | map("\($r)/cpu\(.)"));
@@ -732,10 +835,12 @@ lab_status_json() {
          profile:(if $profile == "" then null else ($profile | ltrimstr($top + "/")) end),
          cgroups:"\($lab.hosts.server1.cgroup | rtrimstr("/server1"))/ROLE on each host",
          service:{ipv4:$s4, ipv6:$s6},
-         server:{kind:$kind, name:"NSD", version:$h.server1.daemon_version, program:"/usr/sbin/nsd",
-                 workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal, udp_answer_max:$edns,
-                 listen_backlog:256, listen_backlog_measured:$backlogs, build:"debian",
-                 tls:null},
+         server:({kind:$kind, name:$name, version:$h.server1.daemon_version, program:$prog,
+                  workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal, udp_answer_max:$edns,
+                  listen_backlog:$backlog, listen_backlog_measured:$backlogs,
+                  # tls.ca_file is on this machine: exec carries it to a player.
+                  tls:$tls}
+                 + (if $kind == "nsd" then {build:$build} else {} end)),
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
          snmp:{router_server_port:{name:"router-s", ifindex:$lab.switch.router_port_ifindex}},
          roles:$roles, processes:$procs,

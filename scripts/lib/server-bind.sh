@@ -4,8 +4,11 @@
 # (JSON) on the server's own address, port 8053.
 
 srv_bind_packages() { echo bind9 bind9-utils; }
+srv_bind_name() { echo "BIND 9"; }
 srv_bind_program() { echo /usr/sbin/named; }
-srv_bind_version() { named -v 2>&1 | sed -n 's/^BIND \([^ ]*\).*/\1/p' | head -n1; }
+srv_bind_version_sed='s/^BIND \([^ ]*\).*/\1/p'
+srv_bind_version_cmd() { printf '%q -v' "$(srv_bind_program)"; }
+srv_bind_version() { named -v 2>&1 | sed -n "$srv_bind_version_sed" | head -n1; }
 
 # BIND takes its backlog from tcp-listen-queue (the kernel caps it at the
 # namespace's somaxconn, which the testbed sets to the same value).
@@ -15,16 +18,29 @@ srv_bind_backlog_check() { :; }
 srv_bind_zone_stanza() { printf 'zone "%s" { type primary; file "%s/%s"; };\n' "$1" "$TB_ZONEDIR" "$2"; }
 
 # named-checkconf -z loads every zone too: a bad zone is named here.
-srv_bind_checkconf() { named-checkconf -z "$1/server.conf" 2>&1; }
+# The daemon's command lines for DIR (srv_host_env; a lab host's rb-server
+# runs the same): check, prepare, start, the counters (the statistics
+# channel on the server's address ADDR4).
+srv_bind_check_cmd() { printf 'named-checkconf -z %q' "$1/server.conf"; }
+srv_bind_prepare_cmd() { echo true; }
+srv_bind_daemon_cmd() { printf 'named -c %q -n %q' "$1/server.conf" "$SERVER_WORKERS"; }
+srv_bind_stats_cmd() { printf 'curl -s -m 2 %q' "http://$2:8053/json/v1/server"; }
+
+srv_bind_checkconf() { eval "$(srv_bind_check_cmd "$1")" 2>&1; }
 
 srv_bind_start() {
     local role=$1 dir=$2
-    in_ns "$role" named -c "$dir/server.conf" -n "$SERVER_WORKERS"
+    eval "in_ns \"\$role\" $(srv_bind_daemon_cmd "$dir")"
 }
 
+# srv_bind_stats_parse: the statistics channel's JSON (stdin) as one flat
+# object (nsstats, rcodes as rcode.NAME); nothing when there is none.
+srv_bind_stats_parse() {
+    jq -c '(.nsstats // {}) + ((.rcodes // {}) | with_entries(.key = "rcode." + .key)) | select(length > 0)' 2>/dev/null || true
+}
 srv_bind_stats_raw() {
-    { timeout 3 ip netns exec "$(ns_of "$1")" curl -s -m 2 "http://$(role_addr4 "$1"):8053/json/v1/server" 2>/dev/null || true; } \
-        | jq -c '(.nsstats // {}) + ((.rcodes // {}) | with_entries(.key = "rcode." + .key)) | select(length > 0)' 2>/dev/null || true
+    { eval "timeout 3 ip netns exec \"\$(ns_of \"\$1\")\" $(srv_bind_stats_cmd "$2" "$(role_addr4 "$1")")" 2>/dev/null || true; } \
+        | srv_bind_stats_parse
 }
 # BIND 9.18 counts DoT queries as TCP (QryTCP): tls is null, not counted apart.
 srv_bind_stats_jq='{queries: ((.Requestv4 // 0) + (.Requestv6 // 0)), udp: (.QryUDP // 0), tcp: (.QryTCP // 0), tls: null}'

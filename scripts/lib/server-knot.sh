@@ -3,8 +3,11 @@
 # scripts/templates/knot.conf.in, counters from mod-stats (knotc stats).
 
 srv_knot_packages() { echo knot; }
+srv_knot_name() { echo "Knot DNS"; }
 srv_knot_program() { echo /usr/sbin/knotd; }
-srv_knot_version() { knotd -V 2>&1 | sed -n 's/^knotd (Knot DNS), version //p' | head -n1; }
+srv_knot_version_sed='s/^knotd (Knot DNS), version //p'
+srv_knot_version_cmd() { printf '%q -V' "$(srv_knot_program)"; }
+srv_knot_version() { knotd -V 2>&1 | sed -n "$srv_knot_version_sed" | head -n1; }
 
 # Knot 3.2 passes a compiled-in backlog (TCP_BACKLOG_SIZE) to listen(); no
 # configuration item sets it. Measured with ss on Debian's knot 3.2.6: 10.
@@ -17,21 +20,31 @@ srv_knot_backlog_check() {
 
 srv_knot_zone_stanza() { printf '  - domain: "%s"\n    file: "%s"\n' "$1" "$2"; }
 
-srv_knot_checkconf() { knotc -c "$1/server.conf" conf-check 2>&1; }
+# The daemon's command lines for DIR (srv_host_env; a lab host's rb-server
+# runs the same): check, prepare, start, the counters.
+srv_knot_check_cmd() { printf 'knotc -c %q conf-check' "$1/server.conf"; }
+srv_knot_prepare_cmd() { printf 'mkdir -p %q && rm -f %q' "$1/db" "$1/knot.sock"; }
+srv_knot_daemon_cmd() { printf 'knotd -c %q -d' "$1/server.conf"; }
+srv_knot_stats_cmd() { printf 'knotc -s %q -t 2 stats' "$1/knot.sock"; }
+
+srv_knot_checkconf() { eval "$(srv_knot_check_cmd "$1")" 2>&1; }
 
 srv_knot_start() {
     local role=$1 dir=$2
-    mkdir -p "$dir/db"
-    rm -f "$dir/knot.sock"
-    in_ns "$role" knotd -c "$dir/server.conf" -d
+    eval "$(srv_knot_prepare_cmd "$dir")"
+    eval "in_ns \"\$role\" $(srv_knot_daemon_cmd "$dir")"
 }
 
-# srv_knot_stats_raw ROLE DIR: `knotc stats` lines "name[item] = N" as one
-# JSON object; nothing when Knot does not answer within 3 s.
+# srv_knot_stats_parse: `knotc stats` lines "name[item] = N" (stdin) as
+# one JSON object; nothing when there are none.
+srv_knot_stats_parse() {
+    jq -R -s -c '[split("\n")[] | select(test("^[^ ]+ = [0-9]+$")) | split(" = ")
+                 | {(.[0]): (.[1] | tonumber)}] | add // empty'
+}
+# srv_knot_stats_raw ROLE DIR: the counters; nothing when Knot does not
+# answer within 3 s.
 srv_knot_stats_raw() {
-    { timeout 3 knotc -s "$2/knot.sock" -t 2 stats 2>/dev/null || true; } \
-        | jq -R -s -c '[split("\n")[] | select(test("^[^ ]+ = [0-9]+$")) | split(" = ")
-                       | {(.[0]): (.[1] | tonumber)}] | add // empty'
+    { eval "timeout 3 $(srv_knot_stats_cmd "$2" "$(role_addr4 "$1")")" 2>/dev/null || true; } | srv_knot_stats_parse
 }
 srv_knot_stats_jq='(to_entries) as $e
     | def sumk(re): [$e[] | select(.key | test(re)) | .value] | add // 0;

@@ -5,6 +5,7 @@
 # (Debian's, backlog 256, or the rebuilt one) from NSD_BUILD.
 
 srv_nsd_packages() { echo nsd; }
+srv_nsd_name() { echo NSD; }
 
 # srv_nsd_program [PROG]: nsd, nsd-checkconf or nsd-control of the NSD_BUILD in use.
 srv_nsd_program() {
@@ -12,7 +13,9 @@ srv_nsd_program() {
     if [ "${NSD_BUILD:-debian}" = rebuilt ]; then nsd_rebuilt_program "$prog"; else echo "$NSD_DEBIAN_DIR/$prog"; fi
 }
 
-srv_nsd_version() { "$(srv_nsd_program nsd)" -v 2>&1 | sed -n 's/^NSD version //p' | head -n1; }
+srv_nsd_version_sed='s/^NSD version //p'
+srv_nsd_version_cmd() { printf '%q -v' "$(srv_nsd_program nsd)"; }
+srv_nsd_version() { "$(srv_nsd_program nsd)" -v 2>&1 | sed -n "$srv_nsd_version_sed" | head -n1; }
 
 # srv_nsd_backlog_check N: N is a backlog this NSD build can listen with.
 srv_nsd_backlog_check() {
@@ -27,21 +30,32 @@ srv_nsd_default_backlog() { echo "$NSD_DEBIAN_BACKLOG"; }
 
 srv_nsd_zone_stanza() { printf 'zone:\n    name: "%s"\n    zonefile: "%s"\n\n' "$1" "$2"; }
 
-srv_nsd_checkconf() { "$(srv_nsd_program nsd-checkconf)" "$1/server.conf" 2>&1; }
+# The daemon's command lines for DIR (srv_host_env; a lab host's rb-server
+# runs the same): check, prepare, start, the counters.
+srv_nsd_check_cmd() { printf '%q %q' "$(srv_nsd_program nsd-checkconf)" "$1/server.conf"; }
+srv_nsd_prepare_cmd() { printf 'rm -f %q' "$1/nsd.ctl"; }
+srv_nsd_daemon_cmd() { printf '%q -c %q' "$(srv_nsd_program nsd)" "$1/server.conf"; }
+srv_nsd_stats_cmd() { printf '%q -c %q stats_noreset' "$(srv_nsd_program nsd-control)" "$1/server.conf"; }
+
+srv_nsd_checkconf() { eval "$(srv_nsd_check_cmd "$1")" 2>&1; }
 
 srv_nsd_start() {
     local role=$1 dir=$2
-    rm -f "$dir/nsd.ctl"
-    in_ns "$role" "$(srv_nsd_program nsd)" -c "$dir/server.conf"
+    eval "$(srv_nsd_prepare_cmd "$dir")"
+    eval "in_ns \"\$role\" $(srv_nsd_daemon_cmd "$dir")"
 }
 
-# srv_nsd_stats ROLE DIR: nsd-control stats_noreset over the control socket,
-# bounded to 3 s (a stopped NSD never answers); prints the raw counters as
-# one JSON object {"num.queries": N, ...}, nothing when NSD does not answer.
+# srv_nsd_stats_parse: nsd-control's "name=N" lines (stdin) as one JSON
+# object {"num.queries": N, ...}; nothing when there are none.
+srv_nsd_stats_parse() {
+    jq -R -s -c '[split("\n")[] | select(test("^[a-zA-Z0-9._]+=[0-9.]+$")) | split("=")
+                 | {(.[0]): (.[1] | tonumber)}] | add // empty'
+}
+# srv_nsd_stats_raw ROLE DIR: nsd-control stats_noreset over the control
+# socket, bounded to 3 s (a stopped NSD never answers); nothing when NSD
+# does not answer.
 srv_nsd_stats_raw() {
-    { timeout 3 "$(srv_nsd_program nsd-control)" -c "$2/server.conf" stats_noreset 2>/dev/null || true; } \
-        | jq -R -s -c '[split("\n")[] | select(test("^[a-zA-Z0-9._]+=[0-9.]+$")) | split("=")
-                       | {(.[0]): (.[1] | tonumber)}] | add // empty'
+    { eval "timeout 3 $(srv_nsd_stats_cmd "$2" "$(role_addr4 "$1")")" 2>/dev/null || true; } | srv_nsd_stats_parse
 }
 # The raw counters' queries, UDP, TCP and TLS queries (srv_stats_json;
 # NSD counts DoT apart from TCP: num.tls, num.tls6, "connections over TLS"

@@ -97,10 +97,13 @@ tcp_listen_backlogs() {
 # ---------------------------------------------------------------- server kinds
 
 # The DNS server software the testbed runs (SERVER): one module each, with
-# the same functions srv_<kind>_...: packages, program, version,
+# the same functions srv_<kind>_...: packages, name, program, version,
 # default_backlog, backlog_check N, zone_stanza NAME FILE, checkconf DIR,
 # start ROLE DIR, stats_raw ROLE DIR, and the jq filter stats_jq that maps
-# the raw counters to {queries, udp, tcp}. Config from
+# the raw counters to {queries, udp, tcp}. The command lines behind them
+# (check_cmd DIR, prepare_cmd DIR, daemon_cmd DIR, stats_cmd DIR ADDR4,
+# version_cmd; stats_parse, version_sed) are shared with the lab
+# backend, whose hosts run them (srv_host_env). Config from
 # scripts/templates/<template>; docs/servers.md compares the settings.
 SERVER_KINDS="nsd knot bind"
 . "$RB_TOP/scripts/lib/server-nsd.sh"
@@ -123,9 +126,31 @@ srv_template() {
 # {"queries": N, "udp": N, "tcp": N, "counters": {raw}}; {} when it does
 # not answer (stopped, stalled: every reader is bounded to 3 s).
 srv_stats_json() {
-    local kind=$1 raw filter
+    local kind=$1 raw
     raw=$(srv "$kind" stats_raw "$2" "$3")
     [ -n "$raw" ] || { echo '{}'; return 0; }
-    filter="srv_${kind}_stats_jq"
-    jq -c "(${!filter}) + {counters: .}" <<<"$raw"
+    srv_stats_shape "$kind" <<<"$raw"
+}
+
+# srv_stats_shape KIND: the raw counters (one JSON object on stdin) as
+# {"queries": N, "udp": N, "tcp": N, "tls": N|null, "counters": {raw}}.
+srv_stats_shape() {
+    local filter="srv_${1}_stats_jq"
+    jq -c "(${!filter}) + {counters: .}"
+}
+
+# srv_host_env KIND DIR ADDR4: the daemon of KIND for the configuration in
+# DIR (DIR/server.conf) as shell assignments, the same command lines the
+# netns testbed runs: what a lab host's rb-server (scripts/lab/rb-server)
+# reads from DIR/server.env. ADDR4 is the server's own address (BIND's
+# statistics channel).
+srv_host_env() {
+    local kind=$1 dir=$2 addr4=$3
+    printf 'RB_KIND=%q\n' "$kind"
+    printf 'RB_PROGRAM=%q\n' "$(srv "$kind" program)"
+    printf 'RB_CHECK=%q\n' "$(srv "$kind" check_cmd "$dir")"
+    printf 'RB_PREPARE=%q\n' "$(srv "$kind" prepare_cmd "$dir")"
+    printf 'RB_DAEMON=%q\n' "$(srv "$kind" daemon_cmd "$dir")"
+    printf 'RB_STATS=%q\n' "$(srv "$kind" stats_cmd "$dir" "$addr4")"
+    printf 'RB_VERSION=%q\n' "$(srv "$kind" version_cmd)"
 }

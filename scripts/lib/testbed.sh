@@ -619,6 +619,14 @@ tb_server_fail() {
     die "$msg; the testbed is down"
 }
 
+# tb_make_tls_certs: the testbed's CA and server certificate (SERVER_TLS=yes),
+# for the service addresses and both servers' own.
+tb_make_tls_certs() {
+    tls_make_certs "$TB_TLS_DIR" "$TLS_SERVICE_NAME" \
+        "$SERVICE4" "$SERVICE6" "$(role_addr4 server1)" "$(role_addr6 server1)" \
+        "$(role_addr4 server2)" "$(role_addr6 server2)"
+}
+
 # tb_start_server ROLE: the server daemon with the current configuration
 # (restarted only when the configuration, the zones or the program
 # changed); dies with the daemon's own message when its configuration or a
@@ -626,9 +634,7 @@ tb_server_fail() {
 tb_start_server() {
     local role=$1 dir="$TB_STATE/$1" new out
     mkdir -p "$dir"
-    [ "$SERVER_TLS" = no ] || tls_make_certs "$TB_TLS_DIR" "$TLS_SERVICE_NAME" \
-        "$SERVICE4" "$SERVICE6" "$(role_addr4 server1)" "$(role_addr6 server1)" \
-        "$(role_addr4 server2)" "$(role_addr6 server2)"
+    [ "$SERVER_TLS" = no ] || tb_make_tls_certs
     new=$(tb_render_server_conf "$role")
     if tb_pid_alive "$dir/server.pid" && [ "$new" = "$(cat "$dir/server.conf" 2>/dev/null)" ]; then
         return 0
@@ -675,14 +681,17 @@ tb_server_answers_tls() {
     local i
     for i in $(seq 50); do
         nsx "$1" dig +tls +tls-ca="$TB_TLS_DIR/ca.pem" +tls-hostname="$TLS_SERVICE_NAME" -p "$TB_TLS_PORT" \
-            +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q . && return 0
+            +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q '^[^;]' && return 0
         sleep 0.1
     done
     tb_server_fail "$1" "$SERVER does not answer DNS over TLS on port $TB_TLS_PORT (SERVER_TLS=yes)"
 }
 
+# An answer is a line of +short's output that does not start with ';': dig
+# prints its errors on standard output too, and exits 0 after a failed TLS
+# handshake or certificate check.
 tb_server_answers() {
-    nsx "$1" dig +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q .
+    nsx "$1" dig +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q '^[^;]'
 }
 
 # tb_wait_for WHAT CMD...: poll CMD for up to 15 s.
@@ -787,8 +796,7 @@ tb_status_json() {
         --argjson ncpu "$(nproc)" --argjson ifidx "$(switch_ifindex "$(switch_port router-s)")" \
         --argjson tc "$SERVER_TCP_CLIENTS" --argjson tt "$SERVER_TCP_TIMEOUT" --argjson sc "$SERVER_WORKERS" \
         --arg build "$NSD_BUILD" --arg prog "$(tb_server_program)" --argjson backlog "$SERVER_BACKLOG" --arg minimal "$MINIMAL_RESPONSES" \
-        --argjson edns "${SERVER_EDNS_SIZE:-1232}" --argjson backlogs "$backlogs" --arg tls "${SERVER_TLS:-no}" --arg tlsdir "$TB_TLS_DIR" --arg tlsname "$TLS_SERVICE_NAME" \
-        --argjson tlsport "$TB_TLS_PORT" \
+        --argjson edns "${SERVER_EDNS_SIZE:-1232}" --argjson backlogs "$backlogs" --argjson tls "$(tb_tls_json)" --arg name "$(srv "$SERVER" name)" \
         --arg twb "${PLAYER_TW_BUCKETS:-default}" --arg twv "$(nsx player1 sysctl -n net.ipv4.tcp_max_tw_buckets 2>/dev/null || echo)" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
         --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" \
@@ -807,15 +815,22 @@ tb_status_json() {
          profile:(if $profile == "" then null else ($profile | ltrimstr($top + "/")) end),
          cgroups:$cg,
          service:{ipv4:$s4, ipv6:$s6},
-         server:({kind:$kind, name:({nsd:"NSD", knot:"Knot DNS", bind:"BIND 9"}[$kind]), version:$version, program:$prog,
+         server:({kind:$kind, name:$name, version:$version, program:$prog,
                   workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal,
                   udp_answer_max:$edns,
-                  listen_backlog:$backlog, listen_backlog_measured:$backlogs,
-                  tls:(if $tls == "yes" then {port:$tlsport, ca_file:($tlsdir + "/ca.pem"), name:$tlsname,
-                        certificate:($tlsdir + "/server.pem")} else null end)}
+                  listen_backlog:$backlog, listen_backlog_measured:$backlogs, tls:$tls}
                  + (if $kind == "nsd" then {build:$build} else {} end)),
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
          snmp:{router_server_port:{name:"router-s", ifindex:$ifidx}}, roles:$roles, processes:$procs}'
+}
+
+# tb_tls_json: status --json's .server.tls: the DoT port, the CA file
+# (what tcpbench --tls-ca verifies with), the name and the certificate;
+# null with SERVER_TLS=no.
+tb_tls_json() {
+    [ "${SERVER_TLS:-no}" = yes ] || { echo null; return 0; }
+    jq -n -c --argjson port "$TB_TLS_PORT" --arg dir "$TB_TLS_DIR" --arg name "$TLS_SERVICE_NAME" \
+        '{port:$port, ca_file:($dir + "/ca.pem"), name:$name, certificate:($dir + "/server.pem")}'
 }
 
 tb_roles_json() {
