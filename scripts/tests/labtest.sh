@@ -1,0 +1,33 @@
+# labtest.sh: the simulated lab of a lab-backend test (scripts/lab/simlab),
+# sourced after scripts/lib/testlib.sh and tmpdir_for_test.
+#
+#   labtest_up NET      build it on the management /24 NET (each lab test
+#                       has its own, so that they can run at once in the
+#                       shared lanes; SIMLAB_MGMT_NET overrides), export
+#                       BACKEND=lab INVENTORY=$INV, and remove it all at exit
+#   labtest_setup       make lab-setup on it; its output on stdout
+#
+# Prefixes of their own: the simulated lab's namespaces (SIMLAB_PREFIX) and
+# the lab backend's state (RB_PREFIX); the lane's own prefix stays in
+# NS_PREFIX for a comparison run on the namespace testbed.
+SIM="$RB_TOP/scripts/lab/simlab"
+INV="$TEST_TMP/lab.yml"
+NS_PREFIX=$RB_PREFIX
+export SIMLAB_PREFIX="${RB_PREFIX}s" RB_PREFIX="${RB_PREFIX}l"
+
+labtest_cleanup() {
+    BACKEND=lab INVENTORY="$INV" "$TESTBED" down >/dev/null 2>&1 || true
+    BACKEND=netns INVENTORY= RB_PREFIX="$NS_PREFIX" "$TESTBED" down >/dev/null 2>&1 || true
+    "$SIM" down >/dev/null 2>&1 || true
+    rm -rf "$TEST_TMP"
+}
+
+labtest_up() {
+    export SIMLAB_MGMT_NET=${SIMLAB_MGMT_NET:-$1}
+    trap labtest_cleanup EXIT
+    "$SIM" down >/dev/null 2>&1 || true
+    "$SIM" up "$INV" >/dev/null
+    export BACKEND=lab INVENTORY="$INV"
+}
+
+labtest_setup() { make -s -C "$RB_TOP" lab-setup INVENTORY="$INV" 2>&1; }
