@@ -1,7 +1,8 @@
 # replay.sh: what the slow-replay experiments (analysis/sizes,
 # analysis/sizes-matrix) share: the check that the service serves the
 # zone variant asked for, the Listener's answer counter, the switch's SNMP
-# octets of router-s, and stopping a background replay. Callers set
+# octets of router-s, stopping a background replay, and the table of
+# answer sizes. Callers set
 # TESTBED (scripts/testbed) and REPLAY_PID; everything goes through the
 # testbed's command line.
 
@@ -61,4 +62,20 @@ stop_replay() {
     done
     wait "$REPLAY_PID" 2>/dev/null || true
     REPLAY_PID=""
+}
+
+# answer_size_table OUT KEYS FILE...: OUT, the CSV of answer sizes (DNS
+# message length): a column per key of KEYS (space separated) from its
+# dnsstat answers.json (the FILEs, in that order), the share of its
+# answers in each bin; with no key, the header only.
+answer_size_table() {
+    local out=$1 keys=$2; shift 2
+    [ $# -gt 0 ] || { echo "# size_lo" | results_write "$out"; return 0; }
+    jq -s -r --arg keys "$keys" '
+        ($keys | split(" ")) as $ks
+        | [.[] | .sizes.response_dns as $s | ($s.bins | map({key: (.[0] | tostring), value: (.[1] / $s.n)}) | from_entries)] as $h
+        | ([$h[] | keys[] | tonumber] | unique) as $los
+        | "# size_lo," + ($ks | join(",")),
+          ($los[] as $lo | [$lo] + [$h[] | ((.[$lo | tostring] // 0) * 1000000 | round / 1000000)] | map(tostring) | join(","))' \
+        "$@" | results_write "$out"
 }
