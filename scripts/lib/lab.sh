@@ -77,7 +77,7 @@ lab_topology_load() {
     else
         command -v ansible-inventory >/dev/null || die "ansible-inventory not found: run make deps (Debian package ansible)"
         err=$(mktemp)
-        out=$(ansible-inventory -i "$INVENTORY" --list 2>"$err") || { out=$(tail -n 3 "$err"); rm -f "$err"; die "INVENTORY=$INVENTORY: ansible-inventory: $out"; }
+        out=$(ansible-inventory -i "$INVENTORY" --list 2>"$err" </dev/null) || { out=$(tail -n 3 "$err"); rm -f "$err"; die "INVENTORY=$INVENTORY: ansible-inventory: $out"; }
         rm -f "$err"
         LAB_JSON=$(lab_inventory_normalise "$INVENTORY" "$sha" <<<"$out" 2>&1) \
             || die "$(sed -n 's/^jq: error (at [^)]*): //p' <<<"$LAB_JSON" | head -n1)"
@@ -407,7 +407,7 @@ lab_playbook() {
     ANSIBLE_SSH_ARGS="-o ControlMaster=auto -o ControlPersist=60s" ANSIBLE_PIPELINING=True \
         ansible-playbook -i "$INVENTORY" "$RB_TOP/scripts/lab/site.yml" \
         -e "rb_top=$RB_TOP rb_render=$TB_STATE/render rb_prefix=$RB_PREFIX rb_tls=$SERVER_TLS" \
-        -e "rb_nsd_build=$NSD_BUILD rb_nsd_rebuilt=$NSD_REBUILT_DIR" "$@" > "$log" 2>&1 || rc=$?
+        -e "rb_nsd_build=$NSD_BUILD rb_nsd_rebuilt=$NSD_REBUILT_DIR" "$@" > "$log" 2>&1 </dev/null || rc=$?
     sed -n '/^PLAY RECAP/,$p' "$log" >&2
     [ "$rc" -eq 0 ] || die "ansible-playbook failed (exit $rc): $(grep -E 'fatal|FAILED|ERROR' "$log" | head -n 3)"
 }
@@ -452,7 +452,7 @@ lab_check_programs() {
     done
     want=$(cd "$RB_TOP" && md5sum tcpbench/tcpbench scripts/sampler/rbsample scripts/lab/rb-server | awk '{ print $1 }' | tr '\n' ' ')
     for role in "${LAB_HOSTS[@]}"; do
-        have=$(lab_ssh "$role" "cd $(printf %q "$(lab_remote_dir "$role")")/bin && md5sum tcpbench rbsample rb-server 2>/dev/null" | awk '{ print $1 }' | tr '\n' ' ') || true
+        have=$(lab_ssh "$role" "cd $(printf %q "$(lab_remote_dir "$role")")/bin 2>/dev/null && md5sum tcpbench rbsample rb-server 2>/dev/null" | awk '{ print $1 }' | tr '\n' ' ') || true
         [ "$have" = "$want" ] || die "lab: $role does not run this build's programs (or was never provisioned): run make lab-setup INVENTORY=$INVENTORY"
     done
 }
@@ -897,7 +897,7 @@ lab_teardown() {
     log=$(mktemp "${TMPDIR:-/tmp}/rb-lab-teardown.XXXXXX")
     ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_NOCOLOR=1 \
     ANSIBLE_SSH_ARGS="-o ControlMaster=auto -o ControlPersist=60s" ANSIBLE_PIPELINING=True \
-        ansible-playbook -i "$INVENTORY" "$RB_TOP/scripts/lab/teardown.yml" > "$log" 2>&1 || rc=$?
+        ansible-playbook -i "$INVENTORY" "$RB_TOP/scripts/lab/teardown.yml" > "$log" 2>&1 </dev/null || rc=$?
     sed -n '/^PLAY RECAP/,$p' "$log" >&2
     [ "$rc" -eq 0 ] || die "teardown: ansible-playbook failed (exit $rc; its output: $log): $(grep -E 'fatal|FAILED|ERROR' "$log" | head -n 3)"
     changed=$(sed -n '/^PLAY RECAP/,$p' "$log" | grep -o 'changed=[0-9]*' | awk -F= '{ s += $2 } END { print s + 0 }')
