@@ -1,8 +1,8 @@
 # replay.sh: what the slow-replay experiments (analysis/sizes,
 # analysis/sizes-matrix) share: the check that the service serves the
 # zone variant asked for, the Listener's answer counter, the switch's SNMP
-# octets of router-s, stopping a background replay, and the table of
-# answer sizes. Callers set
+# octets of router-s, stopping a background replay, the table of answer
+# sizes, and the end of a run that wrote no summary. Callers set
 # TESTBED (scripts/testbed) and REPLAY_PID; everything goes through the
 # testbed's command line.
 
@@ -78,4 +78,30 @@ answer_size_table() {
         | "# size_lo," + ($ks | join(",")),
           ($los[] as $lo | [$lo] + [$h[] | ((.[$lo | tostring] // 0) * 1000000 | round / 1000000)] | map(tostring) | join(","))' \
         "$@" | results_write "$out"
+}
+
+# replay_finish RC: the end of a run (from its EXIT trap): the replay and
+# the captures stopped; a run that wrote no summary (STATUS_WRITTEN=0)
+# leaves one, interrupted (the caller's write_interrupted: what was
+# measured) or failed (the error die recorded, else the exit code); then
+# the scratch directory (WORK) goes, the testbed is released and the run
+# exits RC. Callers define write_summary STATUS MESSAGE and write_interrupted,
+# and set EXP_DIR, SCHEMA, INTERRUPTED and STATUS_WRITTEN.
+replay_finish() {
+    local rc=$1 err
+    [ -n "$REPLAY_PID" ] && stop_replay
+    capture_stop_all 2>/dev/null || true
+    err=$(last_error)
+    if [ -n "$EXP_DIR" ] && [ "$STATUS_WRITTEN" = 0 ]; then
+        if [ "$INTERRUPTED" = 1 ]; then
+            write_interrupted
+            log "interrupted: summary in $EXP_DIR/summary.json (status interrupted)"
+        else
+            write_summary failed "${err:-exited with code $rc}" || results_mark_failed "$EXP_DIR" "$SCHEMA" "${err:-exited with code $rc}"
+            log "failed: summary in $EXP_DIR/summary.json (status failed)"
+        fi
+    fi
+    [ -n "$WORK" ] && rm -rf "$WORK"
+    exp_testbed_release
+    exit "$rc"
 }
