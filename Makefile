@@ -20,8 +20,6 @@ SAN_PROGRAMS  :=
 UNIT_TESTS    :=
 CLEAN_FILES   :=
 
-# Tools every experiment needs; a target that misses one stops with a
-# clear message (scripts/lib/common.sh: need_tools) before doing anything.
 export RB_TOP := $(CURDIR)
 
 # $(call c_program,PATH,SOURCES,LIBS): PATH and PATH-san (ASan/UBSan).
@@ -58,7 +56,7 @@ build-deps:
 include $(sort $(wildcard */*.mk))
 
 
-.PHONY: all san deps check clean build-deps unit-tests testbed-up testbed-down testbed-status
+.PHONY: all san deps check check-repeat clean build-deps unit-tests testbed-up testbed-down testbed-status
 
 all: $(PROGRAMS)
 
@@ -73,6 +71,11 @@ deps:
 # run the real programs on the testbed. CHECK=pattern runs a subset.
 check: all san unit-tests
 	@scripts/check $(UNIT_TESTS)
+
+# The whole suite N times in a row: every test that failed at least once.
+N ?= 3
+check-repeat: all san unit-tests
+	@scripts/check-repeat $(N) $(UNIT_TESTS)
 
 testbed-up:
 	@scripts/testbed up

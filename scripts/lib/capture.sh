@@ -10,6 +10,12 @@
 #   capture_dropped NAME     packets the kernel dropped ("" when unknown)
 #   capture_own_filter ROLE IFACE FILTER   FILTER, only frames to/from the
 #                            interface's own MAC address
+#   capture_measure_again N JSONL CMD...   runs CMD (one measured point that
+#                            appends its line to JSONL) up to N times, while
+#                            a capture it stopped was incomplete
+#   CAPTURE_INCOMPLETE       1 once a capture_stop found its pcap incomplete
+#
+# How tcpdump is run so that it keeps up: scripts/lib/tcpdump.sh.
 #
 # Two lessons are built in: without --immediate-mode tcpdump reads the
 # kernel ring a block at a time (up to a second late) and SIGTERM loses the
@@ -23,6 +29,7 @@
 # Source after common.sh and topology.sh; the testbed must be up.
 
 declare -gA CAPTURE_PID=() CAPTURE_FILE=() CAPTURE_LOG=()
+CAPTURE_INCOMPLETE=0
 
 # capture_start NAME ROLE IFACE FILE FILTER [SNAPLEN]: tcpdump in ROLE's
 # namespace writing FILE (snap length 128, headers only, unless SNAPLEN says
@@ -73,6 +80,7 @@ capture_stop() {
     if ! kill -TERM "$pid" 2>/dev/null; then
         wait "$pid" 2>/dev/null || true
         warn "capture $name had ended before it was stopped: its pcap misses the end ($(tail -n1 "${CAPTURE_LOG[$name]}"))"
+        CAPTURE_INCOMPLETE=1
         return 1
     fi
     for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
@@ -80,6 +88,7 @@ capture_stop() {
         warn "capture $name did not stop within 10 s; killed, its pcap may be cut short"
         kill -KILL "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
+        CAPTURE_INCOMPLETE=1
         return 1
     fi
     wait "$pid" 2>/dev/null || true
@@ -87,10 +96,12 @@ capture_stop() {
     read -r captured received dropped <<<"$(capture_stats "$name")"
     if [ "$captured" = "?" ]; then
         warn "capture $name: tcpdump left no statistics in ${CAPTURE_LOG[$name]}"
+        CAPTURE_INCOMPLETE=1
         return 1
     fi
     if [ "$captured" -lt "$received" ] || [ "$dropped" -gt 0 ]; then
         warn "capture $name incomplete: $captured captured, $received received by filter, $dropped dropped by kernel"
+        CAPTURE_INCOMPLETE=1
         return 1
     fi
     return 0
@@ -119,4 +130,23 @@ capture_dropped() {
     local d
     read -r _ _ d <<<"$(capture_stats "$1")"
     [ "$d" = "?" ] || echo "$d"
+}
+
+# capture_measure_again N JSONL CMD...: one measured point, measured again
+# (up to N runs in all) while a capture it stopped was incomplete: a
+# capture the machine's load made drop packets says nothing about the
+# server, so the point is repeated rather than reported failed. Each
+# rejected run's line is taken off JSONL; the last run's line stays, flagged
+# by CMD as it saw it. Returns CMD's status.
+capture_measure_again() {
+    local n=$1 jsonl=$2 attempt rc lines; shift 2
+    [[ $n =~ ^[1-9][0-9]*$ ]] || { warn "capture_measure_again: '$n' is not a count"; return 1; }
+    for ((attempt = 1; ; attempt++)); do
+        CAPTURE_INCOMPLETE=0
+        lines=$(cat "$jsonl" 2>/dev/null | wc -l)
+        rc=0; "$@" || rc=$?
+        [ "$CAPTURE_INCOMPLETE" = 1 ] && [ "$attempt" -lt "$n" ] || return "$rc"
+        warn "a capture was incomplete: measuring this point again ($((attempt + 1)) of $n)"
+        [ "$(cat "$jsonl" 2>/dev/null | wc -l)" -le "$lines" ] || sed -i '$d' "$jsonl"
+    done
 }

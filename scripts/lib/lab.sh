@@ -702,7 +702,10 @@ lab_capture() {
     dir=$(lab_remote_dir "$role"); iface=$(lab_host "$role" iface)
     local r="$dir/run/cap-$$"
     trap '' INT
-    rpid=$(lab_ssh "$role" "mkdir -p $dir/run; setsid taskset -c $(lab_host "$role" cpus) tcpdump -i $iface -nn -U --immediate-mode -s $snaplen -B 16384 -w $r.pcap $(printf %q "$filter") > $r.log 2>&1 < /dev/null & echo \$!") \
+    local mtu opts
+    mtu=$(lab_ssh "$role" "cat /sys/class/net/$iface/mtu") || die "capture: cannot read the MTU of $iface on $role"
+    opts=$(capture_tcpdump_args "$snaplen" "$mtu") || die "capture: bad snap length or MTU on $role"
+    rpid=$(lab_ssh "$role" "mkdir -p $dir/run; setsid nice -n $CAPTURE_NICE taskset -c $(lab_host "$role" cpus) tcpdump -i $iface $opts -w $r.pcap $(printf %q "$filter") > $r.log 2>&1 < /dev/null & echo \$!") \
         || die "capture: cannot start tcpdump on $role"
     for i in $(seq 100); do
         lab_ssh "$role" "grep -q '^tcpdump: listening on' $r.log" && break
