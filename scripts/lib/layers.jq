@@ -33,6 +33,12 @@ def dev_drops($roles): . as $s
 def qdisc_drops($roles): . as $s
   | [$roles[] as $x | ($s.qdisc[$x] // {}) | .[] | (.drops | nz)] | add // 0;
 
+# qdisc_queue_max($roles): the fullest the tbf qdiscs of the roles (the
+# shaped link) got during the run: {backlog_max: bytes, qlen_max: packets}.
+def qdisc_queue_max($roles): . as $s
+  | [$roles[] as $x | ($s.qdisc[$x] // {}) | .[] | select(.kind == "tbf")] as $q
+  | {backlog_max: ([$q[] | .backlog_max | nz] | max // 0), qlen_max: ([$q[] | .qlen_max | nz] | max // 0)};
+
 # softnet_drops($cpus): packets the CPUs' input backlogs dropped.
 def softnet_drops($cpus): . as $s | [$cpus[] as $c | $s.cpu[$c].softnet.dropped | nz] | add // 0;
 
