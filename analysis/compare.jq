@@ -26,6 +26,10 @@ def server_row($kind):
      repetitions: ($reps | length),
      udp: {statuses: statuses(.udp),
            ceiling_qps: figure(.udp; .udp.ceiling_qps),
+           # the range of sent rates around each repetition's ceiling
+           ceiling_low_qps: figure(.udp; .udp.ceiling_low_qps // null),
+           ceiling_high_qps: figure(.udp; .udp.ceiling_high_qps // null),
+           caused_by: [.[] | select(ok(.udp)) | (.udp.verdict.caused_by // null)],
            verdicts: [.[] | select(ok(.udp)) | (.udp.verdict.summary // .udp.verdict // null)]},
      tcp: {statuses: statuses(.tcp),
            knee_0_1pct: figure(.tcp; .tcp.fail_0_1pct.rate // null),
@@ -59,10 +63,11 @@ def sections_table:
 # compare_table: the '#'-headed table (medians, min and max over the
 # repetitions) gnuplot and the report read.
 def compare_table:
-  "# server,version,repetitions,udp_ceiling_median,udp_ceiling_min,udp_ceiling_max,tcp_knee_median,tcp_knee_min,tcp_knee_max,bytes_out_unsigned_median,bytes_out_signed_median,bytes_out_signed_min,bytes_out_signed_max",
+  "# server,version,repetitions,udp_ceiling_median,udp_ceiling_min,udp_ceiling_max,tcp_knee_median,tcp_knee_min,tcp_knee_max,bytes_out_unsigned_median,bytes_out_signed_median,bytes_out_signed_min,bytes_out_signed_max,udp_ceiling_low_min,udp_ceiling_high_max",
   (.servers[] | [.server, .version, .repetitions,
                  .udp.ceiling_qps.median, .udp.ceiling_qps.min, .udp.ceiling_qps.max,
                  .tcp.knee_0_1pct.median, .tcp.knee_0_1pct.min, .tcp.knee_0_1pct.max,
                  .sizes.bytes_per_query_out_unsigned.median, .sizes.bytes_per_query_out_signed.median,
-                 .sizes.bytes_per_query_out_signed.min, .sizes.bytes_per_query_out_signed.max]
+                 .sizes.bytes_per_query_out_signed.min, .sizes.bytes_per_query_out_signed.max,
+                 .udp.ceiling_low_qps.min, .udp.ceiling_high_qps.max]
                 | map(if . == null then "" else tostring end) | join(","));

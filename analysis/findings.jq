@@ -26,6 +26,7 @@ def finding_udp_unshaped($b):
   | if ok($e) and ($s.ceiling_qps | type) == "number" then
       ["Over UDP the instance answered up to " + val($s; $f; ["ceiling_qps"]; 0; null)
        + " queries/s with no link shaping"
+       + (range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"]) | if . != "" then " (its ceiling lies " + . + ")" else "" end)
        + (if ($s.verdict.summary // null) != null then "; what stopped it: " + val($s; $f; ["verdict","summary"]) + "." else "." end)
        + limit_owner($s; $f; ["verdict"])]
     else [] end;
@@ -36,7 +37,8 @@ def finding_udp_shaped($b):
   | if ok($e) and ($s.ceiling_qps | type) == "number" then
       ["With the router&ndash;server link shaped to " + val($s; $f; ["link_bps"]; 0; 0.000001)
        + " Mbit/s as in the paper, the ceiling was " + val($s; $f; ["ceiling_qps"]; 0; null)
-       + " queries/s at " + val($s; $f; ["mean_answer_wire_bytes"]; 0; null) + " bytes per answer on the wire"
+       + " queries/s" + (range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"]) | if . != "" then " (" + . + ")" else "" end)
+       + " at " + val($s; $f; ["mean_answer_wire_bytes"]; 0; null) + " bytes per answer on the wire"
        + (if $s.physics_check.link_limited == true then ", which is what the link carries: the link, not the servers, set it"
           elif ($s.physics_check.ratio | type) == "number" then " (measured / what the link carries: " + val($s; $f; ["physics_check","ratio"]; 2; null) + ")"
           else "" end)
@@ -84,8 +86,9 @@ def finding_matrix($b):
               + val($s; $f; ["cells",$i,"links",0,"link_bps"]; 0; 0.000001) + " Mbit/s link is full at "
               + val($s; $f; ["cells",$i,"links",0,"link_qps"]; 0; null) + " queries/s"
               + (if ($s.server_udp_ceiling.qps | type) == "number" then
-                   ", below the servers' UDP ceiling of " + val($s; $f; ["server_udp_ceiling","qps"]; 0; null)
-                   + " queries/s: the link is hit first up to about " + val($s; $f; ["cells",$i,"breakeven_link_bps"]; 0; 0.000001) + " Mbit/s."
+                   ", below the servers' UDP ceiling of " + val($s; $f; ["server_udp_ceiling","qps"]; 0; null) + " queries/s"
+                   + (range_text($s; $f; ["server_udp_ceiling","low_qps"]; ["server_udp_ceiling","high_qps"]) | if . != "" then " (" + . + ")" else "" end)
+                   + ": the link is hit first up to about " + val($s; $f; ["cells",$i,"breakeven_link_bps"]; 0; 0.000001) + " Mbit/s."
                  else " (the servers' UDP ceiling was not measured in this run, so which limit comes first is not said)." end)]
            end)
     else [] end;

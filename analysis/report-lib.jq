@@ -72,6 +72,14 @@ def calc($kind; $a; $b; $round; $scale):
 
 def ref($doc; $file; $path): {doc: $doc, file: $file, path: $path};
 
+# range_text($doc; $file; $low; $high): a UDP ceiling's range of sent
+# rates in words (every repetition held up to $low, one failed at $high),
+# or "" when the summary holds no range.
+def range_text($doc; $file; $low; $high):
+  if ($doc | at($low) | type) == "number" and ($doc | at($high) | type) == "number" then
+    "between " + val($doc; $file; $low; 0; null) + " and " + val($doc; $file; $high; 0; null) + " queries/s sent"
+  else "" end;
+
 # in_object($doc; $key): the path, or $key under it when $doc holds an object
 # there (a figure kept as {count, sample} in newer schemas).
 def in_object($doc; $key): . as $p | if ($doc | at($p) | type) == "object" then $p + [$key] else $p end;

@@ -110,6 +110,15 @@ def udp_section($b; $key; $title; $note):
   $b.exps[$key] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
   | "<section id=\"\($key)\"><h2>\($title) \(status_badge($e))</h2>"
   + (if $note != "" then "<p><b>This run.</b> \($note)</p>" else "" end)
+  + (if range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"]) != "" then
+       "<p><b>The ceiling.</b> " + range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"])
+       + ": every repetition answered its share up to the lower rate, at least one fell short at the higher"
+       + (if ($s.repetitions_max | type) == "number" then " (up to " + val($s; $f; ["repetitions_max"]) + " repetitions per rate)" else "" end)
+       + (if ($s.non_monotonic | type) == "array" and ($s.non_monotonic | length) > 0 then
+            "; <b>not monotonic</b>: every repetition held again at " + ([$s.non_monotonic | to_entries[] | val($s; $f; ["non_monotonic", .key])] | join(", "))
+            + " queries/s, above the first failure (shown, not taken as the ceiling)"
+          else "" end) + ".</p>"
+     else "" end)
   + (if ($e.summary.verdict | type) == "object" then "<p><b>Where the answers were lost.</b> \(val($e.summary; $e.file; ["verdict","summary"]))</p>" else "" end)
   + "<p><b>What is measured.</b> The players replay DNS queries over UDP at a rising rate towards the service address; the answers go to the Listener, which only counts them. For each offered rate the fraction answered is recorded. The <em>ceiling</em> is the highest answered rate; the <em>critical points</em> are the steps where the answered fraction falls. The paper (\(val($p; "paper.json"; ["udp","section"]))) found its instance limited by its network link of \(val($p; "paper.json"; ["udp","link_bps"])) bit/s, not by the servers: the answered rate stopped growing where answers of the average size filled the link. The physics check below compares our ceiling with the link rate divided by the average answer size on the wire; if they agree, this run too was limited by the link, and the servers' own capacity is above it.</p>"
   + status_text($e; "the UDP experiment")
@@ -125,11 +134,11 @@ def udp_section($b; $key; $title; $note):
            + ([$s.physics_check | paths(scalars) | . as $q | "<tr><th><code>\($q | pathstr | esc)</code></th><td>\(val($s; $f; ["physics_check"] + $q))</td></tr>"] | join(""))
            + "</table>"
          else "<p>Physics check: \(nm)</p>" end)
-      + "<h4>Critical points</h4><div class=\"pair\"><table class=\"csv\"><caption>this run</caption><tr><th>sent q/s (achieved)</th><th>answered q/s</th><th>answered fraction</th></tr>"
+      + "<h4>Critical points</h4><div class=\"pair\"><table class=\"csv\"><caption>this run</caption><tr><th>sent q/s (achieved)</th><th>repetition</th><th>answered q/s</th><th>answered fraction</th></tr>"
       + (if ($s.critical_points | type) == "array" and ($s.critical_points | length) > 0 then
            [$s.critical_points | to_entries[] | .key as $i
-            | "<tr><td>\(val($s; $f; ["critical_points",$i,"achieved_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"answered_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"answer_ratio"]; 6; null))</td></tr>"] | join("")
-         else "<tr><td colspan=\"3\">\(nm)</td></tr>" end)
+            | "<tr><td>\(val($s; $f; ["critical_points",$i,"achieved_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"rep"]))</td><td>\(val($s; $f; ["critical_points",$i,"answered_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"answer_ratio"]; 6; null))</td></tr>"] | join("")
+         else "<tr><td colspan=\"4\">\(nm)</td></tr>" end)
       + "</table><table class=\"csv\"><caption>paper, Table 1 (router hashing)</caption><tr><th>offered q/s</th><th>answered fraction</th></tr>"
       + ([$p.udp.critical_points | to_entries[] | .key as $i
           | "<tr><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"offered_qps"]; 1; null))</td><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"ratio"]; 6; null))</td></tr>"] | join(""))
@@ -305,7 +314,7 @@ def compare_section($b):
     + status_text($e; "the comparison of servers")
     + (if $s == null then "" else
         "<p>Each figure is the median over the repetitions, with the lowest and the highest beside it; a figure that moved more than 5 % from its median is marked <b>moved &gt;5 %</b>, not averaged away.</p>"
-        + "<table class=\"cmp\"><tr><th>server</th><th>version</th><th>listen backlog</th><th>minimal responses</th><th>repetitions</th><th>UDP ceiling unshaped (answers/s)</th><th>TCP knee, 0.1 % failed (conn/s)</th><th>bytes per query out, unsigned</th><th>signed</th><th>growth</th></tr>"
+        + "<table class=\"cmp\"><tr><th>server</th><th>version</th><th>listen backlog</th><th>minimal responses</th><th>repetitions</th><th>UDP ceiling unshaped (answers/s)</th><th>UDP ceiling's range, sent q/s (lowest held, highest first failure)</th><th>TCP knee, 0.1 % failed (conn/s)</th><th>bytes per query out, unsigned</th><th>signed</th><th>growth</th></tr>"
         + ([$s.servers | to_entries[] | .key as $i
             | def fig($path; $round): ($s | getpath(["servers",$i] + $path)) as $v
                 | if ($v.n // 0) == 0 then nm
@@ -315,6 +324,7 @@ def compare_section($b):
               + "<td>\(val($s; $f; ["servers",$i,"listen_backlog"]))</td><td>\(val($s; $f; ["servers",$i,"minimal_responses"]))</td>"
               + "<td>\(val($s; $f; ["servers",$i,"repetitions"]))</td>"
               + "<td>\(fig(["udp","ceiling_qps"]; null))</td>"
+              + "<td>\(if ($s.servers[$i].udp.ceiling_low_qps.n // 0) > 0 and ($s.servers[$i].udp.ceiling_high_qps.n // 0) > 0 then val($s; $f; ["servers",$i,"udp","ceiling_low_qps","min"]; 0; null) + "&ndash;" + val($s; $f; ["servers",$i,"udp","ceiling_high_qps","max"]; 0; null) else nm end)</td>"
               + "<td>\(fig(["tcp","knee_0_1pct"]; null))</td>"
               + "<td>\(fig(["sizes","bytes_per_query_out_unsigned"]; null))</td>"
               + "<td>\(fig(["sizes","bytes_per_query_out_signed"]; null))</td>"
@@ -456,7 +466,9 @@ def sizes_matrix_section($b):
            "<p>The servers answer over UDP up to " + val($s; $f; ["testbed","server","udp_answer_max"]) + " bytes (<code>SERVER_EDNS_SIZE</code>): a larger answer comes truncated whatever the query advertises, so a cell's EDNS buffer above that acts as that size.</p>"
          else "" end)
       + "<p>The server's unshaped UDP ceiling: "
-      + (if $s.server_udp_ceiling.qps != null then val($s; $f; ["server_udp_ceiling","qps"]) + " queries/s (from " + val($s; $f; ["server_udp_ceiling","source"]) + (if $s.server_udp_ceiling.zone then ", serving the zone " + val($s; $f; ["server_udp_ceiling","zone"]) else "" end) + (if $s.server_udp_ceiling.caused_by then "; its verdict blames the " + val($s; $f; ["server_udp_ceiling","caused_by"]) else "" end) + ")"
+      + (if $s.server_udp_ceiling.qps != null then val($s; $f; ["server_udp_ceiling","qps"]) + " queries/s"
+           + (range_text($s; $f; ["server_udp_ceiling","low_qps"]; ["server_udp_ceiling","high_qps"]) | if . != "" then " answered, " + . else "" end)
+           + " (from " + val($s; $f; ["server_udp_ceiling","source"]) + (if $s.server_udp_ceiling.zone then ", serving the zone " + val($s; $f; ["server_udp_ceiling","zone"]) else "" end) + (if $s.server_udp_ceiling.caused_by then "; its verdict blames the " + val($s; $f; ["server_udp_ceiling","caused_by"]) else "" end) + ")"
          else val($s; $f; ["server_udp_ceiling","qps"]) + (if $s.server_udp_ceiling.status != "not measured" then " (" + val($s; $f; ["server_udp_ceiling","status"]) + ")" else "" end) end)
       + (if $s.server_udp_ceiling.note then "; " + val($s; $f; ["server_udp_ceiling","note"]) else "" end) + ".</p>"
       + "<h3>Checks</h3><table class=\"kv\">"
