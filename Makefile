@@ -75,7 +75,7 @@ check: all san unit-tests
 # The whole suite N times in a row: every test that failed at least once.
 N ?= 3
 check-repeat: all san unit-tests
-	@scripts/check-repeat $(N) $(UNIT_TESTS)
+	@CLEAN=$(CLEAN) scripts/check-repeat $(N) $(UNIT_TESTS)
 
 testbed-up:
 	@scripts/testbed up

@@ -28,6 +28,8 @@
 #
 # Source after common.sh and topology.sh; the testbed must be up.
 
+. "$RB_TOP/scripts/lib/tcpdump.sh"
+
 declare -gA CAPTURE_PID=() CAPTURE_FILE=() CAPTURE_LOG=()
 CAPTURE_INCOMPLETE=0
 
@@ -137,16 +139,17 @@ capture_dropped() {
 # capture the machine's load made drop packets says nothing about the
 # server, so the point is repeated rather than reported failed. Each
 # rejected run's line is taken off JSONL; the last run's line stays, flagged
-# by CMD as it saw it. Returns CMD's status.
+# by CMD as it saw it. CMD runs as a plain command, not in a condition
+# (which would turn set -e off inside it): a CMD that fails ends the
+# script as it would without this wrapper.
 capture_measure_again() {
-    local n=$1 jsonl=$2 attempt rc lines; shift 2
+    local n=$1 jsonl=$2 attempt; shift 2
     [[ $n =~ ^[1-9][0-9]*$ ]] || { warn "capture_measure_again: '$n' is not a count"; return 1; }
     for ((attempt = 1; ; attempt++)); do
         CAPTURE_INCOMPLETE=0
-        lines=$(cat "$jsonl" 2>/dev/null | wc -l)
-        rc=0; "$@" || rc=$?
-        [ "$CAPTURE_INCOMPLETE" = 1 ] && [ "$attempt" -lt "$n" ] || return "$rc"
+        "$@"
+        [ "$CAPTURE_INCOMPLETE" = 1 ] && [ "$attempt" -lt "$n" ] || return 0
         warn "a capture was incomplete: measuring this point again ($((attempt + 1)) of $n)"
-        [ "$(cat "$jsonl" 2>/dev/null | wc -l)" -le "$lines" ] || sed -i '$d' "$jsonl"
+        [ ! -s "$jsonl" ] || sed -i '$d' "$jsonl"
     done
 }

@@ -23,6 +23,21 @@
 # The nice value of every capture (negative: ahead of the load around it).
 CAPTURE_NICE=${CAPTURE_NICE:--10}
 
+# The highest replay rate (queries/s; the router's port sees twice as many
+# packets) at which a capture was measured to hold every packet through a
+# 200 ms stall of its CPU (analysis/capture-limit LOAD_KIND=pause,
+# docs/sizes.md "Captures under load"); experiments that rely on a
+# capture refuse a rate above it.
+CAPTURE_MAX_QPS=64000
+
+# capture_rate_check NAME RATE: refuses (returns 1, with the reason on
+# stderr) a replay rate above CAPTURE_MAX_QPS.
+capture_rate_check() {
+    [ "$2" -le "$CAPTURE_MAX_QPS" ] && return 0
+    warn "$1=$2 q/s is above $CAPTURE_MAX_QPS q/s, the highest rate at which the captures were measured to stay complete under load (docs/sizes.md, Captures under load)"
+    return 1
+}
+
 # capture_tcpdump_args SNAPLEN MTU: tcpdump's options (no -i, no -w): every
 # packet handed over at once (--immediate-mode) and written at once (-U),
 # SNAPLEN bytes of each (0: whole frames of a link of that MTU), the ring.
