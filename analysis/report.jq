@@ -120,6 +120,15 @@ def udp_section($b; $key; $title; $note):
           else "" end) + ".</p>"
      else "" end)
   + (if ($e.summary.verdict | type) == "object" then "<p><b>Where the answers were lost.</b> \(val($e.summary; $e.file; ["verdict","summary"]))</p>" else "" end)
+  + (if ($s.per_cpu.qps_per_cpu | type) == "number" then
+       "<p><b>Per CPU of the server.</b> " + val($s; $f; ["per_cpu","qps_per_cpu"]; 0; null)
+       + " answers/s per CPU: the ceiling over the server CPU's busy share there, " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null)
+       + " % (the daemon and its kernel receive path)"
+       + (if ($s.per_cpu.budget | type) == "number" then "; the daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each (a whole CPU is a projection)" else "" end)
+       + ".</p>"
+     elif ($s.per_cpu.budget | type) == "number" then
+       "<p><b>Per CPU of the server.</b> The daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; no per-CPU figure: " + val($s; $f; ["per_cpu","rule"]) + ".</p>"
+     else "" end)
   + "<p><b>What is measured.</b> The players replay DNS queries over UDP at a rising rate towards the service address; the answers go to the Listener, which only counts them. For each offered rate the fraction answered is recorded. The <em>ceiling</em> is the highest answered rate; the <em>critical points</em> are the steps where the answered fraction falls. The paper (\(val($p; "paper.json"; ["udp","section"]))) found its instance limited by its network link of \(val($p; "paper.json"; ["udp","link_bps"])) bit/s, not by the servers: the answered rate stopped growing where answers of the average size filled the link. The physics check below compares our ceiling with the link rate divided by the average answer size on the wire; if they agree, this run too was limited by the link, and the servers' own capacity is above it.</p>"
   + status_text($e; "the UDP experiment")
   + if $s == null then "</section>" else

@@ -195,6 +195,24 @@ def losses_at_first_bad($thr; $range):
                 else "before the server (query path)" end)
   end;
 
+# per_cpu($s; $range; $ceil; $verdict): the ceiling per CPU of the server:
+# the answered rate at the ceiling's low end over the server CPU's busy
+# share there (median over repetitions; busy from idle time: the daemon
+# and, with STEER=rps, its kernel receive path). A figure only when the
+# server lost the first answers; the budget ($s.cpu_budget, from the
+# testbed) and how often it throttled the daemon ($s.throttle) go with it.
+def per_cpu($s; $range; $ceil; $verdict):
+  (if $range.low == null then null
+   else (at_rate($range.low) | map(.server_cpu_busy_pct | numbers) | if length > 0 then repeat_spread.median else null end) end) as $busy
+  | {budget: ($s.cpu_budget.budget // null), period_us: ($s.cpu_budget.period_us // null),
+     longest_pause_bound_us: ($s.cpu_budget.longest_pause_bound_us // null), throttle: ($s.throttle // null),
+     steer: $s.steer, server_cpu_busy_pct: $busy,
+     qps_per_cpu: (if $ceil != null and $busy != null and $busy > 0 and $verdict.caused_by == "server" and $s.steer == "rps"
+                   then ($ceil / ($busy / 100) | round) else null end),
+     rule: (if $verdict.caused_by != "server" then "none: the server was not shown to be the limit"
+            elif $s.steer != "rps" then "none: the servers' receive path ran on the sending CPU (STEER=none), so the server CPU's busy share misses it"
+            else "answered q/s at the ceiling / the server CPU's busy share there (the daemon and its kernel receive path, STEER=rps)" end)};
+
 # lb_summary($s): the figures of one LB mode from its points (input: all
 # points of the run).
 def lb_summary($s):
@@ -223,6 +241,7 @@ def lb_summary($s):
      mean_answer_wire_bytes_source: "Listener nftables counter dns_answers over all valid points: IP bytes / packets + 14 (Ethernet header) + 24 (FCS 4 + preamble 8 + inter-frame gap 12)",
      link_bps: $s.link_bps,
      physics_check: physics_check($s; $ceil; $wire; $verdict),
+     per_cpu: ($all | per_cpu($s; $range; $ceil; $verdict)),
      stray_packets_max: ([$all[] | .stray_packets] | max),
      points: ($all | length), generator_limited_points: ($gen | length)};
 
@@ -231,5 +250,5 @@ def lb_summary($s):
 def summary_top:
   if length > 0 then
     (.[0] | {ceiling_qps, ceiling_low_qps, ceiling_high_qps, non_monotonic, mixed_rates, repetitions_max, ceiling,
-             critical_points, mean_answer_wire_bytes, mean_answer_wire_bytes_source, link_bps, physics_check, lb, verdict})
+             critical_points, mean_answer_wire_bytes, mean_answer_wire_bytes_source, link_bps, physics_check, per_cpu, lb, verdict})
   else {lb: null} end;

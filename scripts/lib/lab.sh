@@ -292,6 +292,7 @@ lab_validate() {
     local rlb; rlb=$(jq -r .router.lb <<<"$LAB_JSON")
     [ "$LB" = "$rlb" ] || die "LB=$LB: the lab's router balances $rlb (inventory: router rb_lb); configure the router, then its rb_lb"
     [ "$LINK" = none ] || die "LINK=$LINK: a lab's links are its wires; shaping is not configured by rootbench in a lab (LINK=none)"
+    [ "${SERVER_CPU:-max}" = max ] || die "SERVER_CPU=$SERVER_CPU: a lab's servers run without a CPU budget (a namespace testbed setting)"
     lab_validate_server
     case $STEER in none|rps) ;; *) die "unknown STEER=$STEER" ;; esac
     case $MINIMAL_RESPONSES in yes|no) ;; *) die "MINIMAL_RESPONSES=$MINIMAL_RESPONSES must be yes or no" ;; esac

@@ -20,7 +20,7 @@ TB_TLS_DIR="$TB_STATE/tls"
 # ---------------------------------------------------------------- settings
 
 # Every setting `up` takes (environment, or a profile and KEY=VALUE arguments).
-TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR SERVER SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG MINIMAL_RESPONSES NSD_BUILD STEER PLAYER_TW_BUCKETS SERVER_TLS SERVER_EDNS_SIZE"
+TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR SERVER SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG MINIMAL_RESPONSES NSD_BUILD STEER PLAYER_TW_BUCKETS SERVER_TLS SERVER_EDNS_SIZE SERVER_CPU SERVER_CPU_PERIOD_US"
 
 # tb_apply_profile FILE|"" KEY=VALUE...: the settings of an experiment's
 # profile: the file's KEY=VALUE lines, then the arguments, on top of the
@@ -68,6 +68,8 @@ tb_defaults() {
     : "${SERVER_EDNS_SIZE:=1232}"
     : "${STEER:=none}"
     : "${PLAYER_TW_BUCKETS:=default}"
+    : "${SERVER_CPU:=max}" "${SERVER_CPU_PERIOD_US:=auto}"
+    [ "$SERVER_CPU_PERIOD_US" != auto ] || SERVER_CPU_PERIOD_US=$(tb_cpu_default_period_us)
     srv_check_kind "$SERVER"
     # Each server's own backlog unless one is asked for (NSD 256, Knot's
     # compiled-in 10, BIND's tcp-listen-queue set to NSD's 256).
@@ -110,6 +112,7 @@ tb_validate_config() {
         *) die "MINIMAL_RESPONSES=$MINIMAL_RESPONSES must be yes or no (what the servers add to answers: docs/servers.md)" ;;
     esac
     tb_check_edns_size
+    tb_check_cpu_budget
     case $SERVER_TLS in
         yes) srv "$SERVER" tls_check ;;
         no) ;;
@@ -182,13 +185,16 @@ cpus_of() {
 # in_ns ROLE CMD...: run CMD in the role's namespace, pinned to its CPUs,
 # in the role's cgroup (so its CPU time is counted per role).
 in_ns() {
-    local role=$1 cg; shift
+    local role=$1 cg budget; shift
     cg=$(tb_cgroup_dir "$role")
-    # Into the cgroup first: `ip netns exec` remounts /sys, which hides the
+    # A server also joins its CPU budget's cgroup (a v1 cpu hierarchy's).
+    budget=$(tb_cpu_budget_dir "$role")
+    [ "$budget" != "$cg" ] || budget=""
+    # Into the cgroups first: `ip netns exec` remounts /sys, which hides the
     # cgroup file system from the command it runs.
     # shellcheck disable=SC2016
-    bash -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' \
-        in_ns "$cg" ip netns exec "$(ns_of "$role")" taskset -c "$(cpus_of "$role")" "$@"
+    bash -c 'echo $$ > "$1/cgroup.procs" && { [ -z "$2" ] || echo $$ > "$2/cgroup.procs"; } && shift 2 && exec "$@"' \
+        in_ns "$cg" "$budget" ip netns exec "$(ns_of "$role")" taskset -c "$(cpus_of "$role")" "$@"
 }
 
 # ---------------------------------------------------------------- cgroups
@@ -222,6 +228,139 @@ tb_remove_cgroups() {
         sleep 0.1
     done
     warn "cgroup $root not removed (processes left in it?)"
+}
+
+# ---------------------------------------------------------------- CPU budget
+
+# SERVER_CPU=F (0.05 to the number of CPUs in SERVER_CPUS, or max): each
+# server daemon may use F CPUs' time in every SERVER_CPU_PERIOD_US period
+# (CFS bandwidth control: cgroup v2 cpu.max, or v1 cpu.cfs_quota_us where
+# the cpu controller is bound to v1, as on this machine), so that the
+# server, not the rig, runs out first. The daemon's own time only: the
+# kernel's receive path runs in softirq context, charged to no cgroup;
+# docs/methodology.md says how it is accounted. A throttled daemon waits
+# at most period x (1 - F) for its next quota; the short default period
+# (2 ms, or 1 ms / F below 0.5 CPU) keeps that far below what the socket
+# buffers and the listen backlog absorb at the rates measured; the kernel
+# wants a quota of at least 1 ms, so below 0.5 CPU the default period is
+# 1 ms / F (4 ms at 0.25: pauses of at most 3 ms).
+
+# tb_cpu_controller: "v2 DIR" or "v1 DIR", the hierarchy whose cpu
+# controller limits the servers; fails when there is none.
+tb_cpu_controller() {
+    local v2 v1
+    v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+    if [ -n "$v2" ] && grep -qw cpu "$v2/cgroup.subtree_control" 2>/dev/null; then echo "v2 $v2"; return 0; fi
+    v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ { print $2; exit }' /proc/mounts)
+    [ -n "$v1" ] && [ -w "$v1" ] && { echo "v1 $v1"; return 0; }
+    return 1
+}
+
+# tb_cpu_default_period_us: the shortest period (at least 2 ms) whose
+# quota is the kernel's smallest, 1 ms: 4 ms at SERVER_CPU=0.25, 2 ms from
+# 0.5 up (a shorter period means shorter throttle pauses).
+tb_cpu_default_period_us() {
+    [ "$SERVER_CPU" = max ] && { echo 2000; return 0; }
+    awk -v f="$SERVER_CPU" 'BEGIN { p = int(1000 / f + 0.999); if (p < 2000) p = 2000; print p }' 2>/dev/null || echo 2000
+}
+
+# tb_check_cpu_budget: SERVER_CPU and its period are sane and can be set.
+tb_check_cpu_budget() {
+    [[ $SERVER_CPU_PERIOD_US =~ ^[0-9]+$ ]] && [ "$SERVER_CPU_PERIOD_US" -ge 1000 ] && [ "$SERVER_CPU_PERIOD_US" -le 100000 ] \
+        || die "SERVER_CPU_PERIOD_US=$SERVER_CPU_PERIOD_US must be auto or 1000..100000 microseconds"
+    [ "$SERVER_CPU" = max ] && return 0
+    local ncpu; ncpu=$(taskset_count "$SERVER_CPUS")
+    [[ $SERVER_CPU =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v f="$SERVER_CPU" -v n="$ncpu" 'BEGIN { exit !(f >= 0.05 && f <= n) }' \
+        || die "SERVER_CPU=$SERVER_CPU must be max or a share of a CPU from 0.05 to $ncpu (the CPUs in SERVER_CPUS=$SERVER_CPUS)"
+    tb_cpu_controller >/dev/null || die "SERVER_CPU=$SERVER_CPU needs the cgroup cpu controller (v2 cpu.max or v1 cpu.cfs_quota_us); none is mounted"
+    [ "$(tb_cpu_quota_us)" -ge 1000 ] \
+        || die "SERVER_CPU=$SERVER_CPU with SERVER_CPU_PERIOD_US=$SERVER_CPU_PERIOD_US is a quota of $(tb_cpu_quota_us) us; the kernel's smallest is 1000 (a longer period, or auto)"
+}
+
+# taskset_count LIST: how many CPUs a taskset list (0-1,3) names.
+taskset_count() {
+    local n=0 part
+    for part in ${1//,/ }; do
+        if [[ $part == *-* ]]; then n=$((n + ${part#*-} - ${part%-*} + 1)); else n=$((n + 1)); fi
+    done
+    echo "$n"
+}
+
+# tb_cpu_quota_us: the quota per period, or "max".
+tb_cpu_quota_us() {
+    [ "$SERVER_CPU" = max ] && { echo max; return 0; }
+    awk -v f="$SERVER_CPU" -v p="$SERVER_CPU_PERIOD_US" 'BEGIN { printf "%d\n", f * p + 0.5 }'
+}
+
+# tb_cpu_budget_dir ROLE: the cgroup that carries ROLE's CPU budget ("" for
+# a role without one, or without a cpu controller). In v2 it is the role's
+# own cgroup; in v1 one of the same name under the cpu hierarchy.
+tb_cpu_budget_dir() {
+    [[ " ${SERVER_ROLES[*]} " == *" $1 "* ]] || return 0
+    local kind dir
+    read -r kind dir <<<"$(tb_cpu_controller 2>/dev/null || true)"
+    case $kind in
+        v2) echo "$(tb_cgroup_dir "$1")" ;;
+        v1) echo "$dir/rootbench-$RB_PREFIX/$1" ;;
+    esac
+}
+
+# tb_apply_cpu_budget: every server's cgroup limited to SERVER_CPU (in place:
+# a running daemon takes the new budget at once).
+tb_apply_cpu_budget() {
+    local role d kind q
+    read -r kind _ <<<"$(tb_cpu_controller 2>/dev/null || true)"
+    [ -n "$kind" ] || return 0
+    q=$(tb_cpu_quota_us)
+    for role in "${SERVER_ROLES[@]}"; do
+        d=$(tb_cpu_budget_dir "$role")
+        if [ "$kind" = v2 ]; then
+            grep -qw cpu "$(tb_cgroup_root)/cgroup.subtree_control" || echo +cpu > "$(tb_cgroup_root)/cgroup.subtree_control"
+            echo "$q $SERVER_CPU_PERIOD_US" > "$d/cpu.max"
+        else
+            mkdir -p "$d"
+            echo "$SERVER_CPU_PERIOD_US" > "$d/cpu.cfs_period_us"
+            if [ "$q" = max ]; then echo -1 > "$d/cpu.cfs_quota_us"; else echo "$q" > "$d/cpu.cfs_quota_us"; fi
+        fi
+    done
+}
+
+# tb_remove_cpu_budget: the v1 budget cgroups (v2's are the role cgroups).
+tb_remove_cpu_budget() {
+    local kind dir role
+    read -r kind dir <<<"$(tb_cpu_controller 2>/dev/null || true)"
+    [ "$kind" = v1 ] && [ -d "$dir/rootbench-$RB_PREFIX" ] || return 0
+    for role in "${SERVER_ROLES[@]}"; do rmdir "$dir/rootbench-$RB_PREFIX/$role" 2>/dev/null || true; done
+    rmdir "$dir/rootbench-$RB_PREFIX" 2>/dev/null || warn "cgroup $dir/rootbench-$RB_PREFIX not removed"
+}
+
+# tb_cpu_budget_json: the budget as set, for status --json: SERVER_CPU, its
+# period and quota, the controller, the longest a throttled daemon waits.
+tb_cpu_budget_json() {
+    local kind q
+    read -r kind _ <<<"$(tb_cpu_controller 2>/dev/null || true)"
+    q=$(tb_cpu_quota_us)
+    jq -n --arg f "$SERVER_CPU" --argjson p "$SERVER_CPU_PERIOD_US" --arg q "$q" --arg kind "$kind" '
+        {budget: (if $f == "max" then null else ($f | tonumber) end), period_us: $p,
+         quota_us: (if $q == "max" then null else ($q | tonumber) end),
+         controller: (if $kind == "v2" then "cgroup v2 cpu.max" elif $kind == "v1" then "cgroup v1 cpu.cfs_quota_us" else null end),
+         longest_pause_bound_us: (if $q == "max" then 0 else ([$p - ($q | tonumber), 0] | max) end),
+         charged: "the daemon'"'"'s own CPU time; its kernel receive path (softirq) is charged to no cgroup"}'
+}
+
+# tb_cpu_budget_stat: each server's throttling so far, as JSON
+# {server1: {periods, throttled_periods, throttled_us}} (cpu.stat).
+tb_cpu_budget_stat() {
+    local role d kind
+    read -r kind _ <<<"$(tb_cpu_controller 2>/dev/null || true)"
+    for role in "${SERVER_ROLES[@]}"; do
+        d=$(tb_cpu_budget_dir "$role")
+        [ -n "$d" ] && [ -f "$d/cpu.stat" ] || { jq -n --arg r "$role" '{($r): null}'; continue; }
+        awk -v r="$role" -v k="$kind" '
+            $1 == "nr_periods" { p = $2 } $1 == "nr_throttled" { t = $2 }
+            $1 == "throttled_usec" { u = $2 } $1 == "throttled_time" { u = int($2 / 1000) }
+            END { printf "{\"%s\": {\"periods\": %d, \"throttled_periods\": %d, \"throttled_us\": %d}}\n", r, p, t, u }' "$d/cpu.stat"
+    done | jq -s -c 'add'
 }
 
 # nsx ROLE CMD...: a quick unpinned command (ip, sysctl, nft) in a namespace.
@@ -720,6 +859,7 @@ tb_up() {
     tb_configure_link
     tb_configure_steering
     tb_create_cgroups
+    tb_apply_cpu_budget
     tb_install_counters
     tb_start_snmpd
     local role
@@ -769,6 +909,7 @@ tb_down() {
     tb_kill_cgroups
     for ns in $(tb_namespaces_present); do ip netns del "$ns"; done
     tb_remove_cgroups
+    tb_remove_cpu_budget
     rm -rf "$TB_STATE"
 }
 
@@ -799,7 +940,7 @@ tb_status_json() {
         --argjson edns "${SERVER_EDNS_SIZE:-1232}" --argjson backlogs "$backlogs" --argjson tls "$(tb_tls_json)" --arg name "$(srv "$SERVER" name)" \
         --arg twb "${PLAYER_TW_BUCKETS:-default}" --arg twv "$(nsx player1 sysctl -n net.ipv4.tcp_max_tw_buckets 2>/dev/null || echo)" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
-        --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" \
+        --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" --argjson cpubudget "$(tb_cpu_budget_json)" \
         --argjson roles "$(tb_roles_json)" '
         # a taskset list ("0-2,5") as /proc/stat names (["cpu0","cpu1","cpu2","cpu5"])
         def cpu_names: split(",") | map(if test("-") then (split("-") | map(tonumber) | [range(.[0]; .[1] + 1)]) else [tonumber] end)
@@ -818,7 +959,7 @@ tb_status_json() {
          server:({kind:$kind, name:$name, version:$version, program:$prog,
                   workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal,
                   udp_answer_max:$edns,
-                  listen_backlog:$backlog, listen_backlog_measured:$backlogs, tls:$tls}
+                  listen_backlog:$backlog, listen_backlog_measured:$backlogs, tls:$tls, cpu_budget:$cpubudget}
                  + (if $kind == "nsd" then {build:$build} else {} end)),
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
          snmp:{router_server_port:{name:"router-s", ifindex:$ifidx}}, roles:$roles, processes:$procs}'
