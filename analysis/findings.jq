@@ -20,6 +20,18 @@ def limit_owner($s; $f; $path):
     elif $v.caused_by == "server" then " This is the servers' own limit."
     else " This limit is the test rig's (" + val($s; $f; $path + ["caused_by"]) + "), not the servers' capacity." end;
 
+# per_cpu_sentence($s; $f): the ceiling per CPU of the server, when the
+# summary has one (the server limited, its receive path on its CPU), with
+# the daemons' budget: a budgeted rate is never the unbudgeted server's.
+def per_cpu_sentence($s; $f):
+  if ($s.per_cpu.qps_per_cpu | type) == "number" then
+    " Per CPU of the server that is " + val($s; $f; ["per_cpu","qps_per_cpu"]; 0; null)
+    + " answers/s (the ceiling over the server CPU's " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null) + " % busy"
+    + (if ($s.per_cpu.budget | type) == "number"
+       then ", the daemons limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; a whole CPU's figure is this projection, not a measurement)."
+       else ")." end)
+  else "" end;
+
 # UDP unshaped: the ceiling and what stopped it (the verdict in words).
 def finding_udp_unshaped($b):
   $b.exps["udp-unshaped"] as $e | $e.summary as $s | $e.file as $f
@@ -28,7 +40,8 @@ def finding_udp_unshaped($b):
        + " queries/s with no link shaping"
        + (range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"]) | if . != "" then " (its ceiling lies " + . + ")" else "" end)
        + (if ($s.verdict.summary // null) != null then "; what stopped it: " + val($s; $f; ["verdict","summary"]) + "." else "." end)
-       + limit_owner($s; $f; ["verdict"])]
+       + limit_owner($s; $f; ["verdict"])
+       + per_cpu_sentence($s; $f)]
     else [] end;
 
 # UDP shaped as in the paper: the ceiling, the answer size, the paper's.

@@ -199,18 +199,25 @@ def losses_at_first_bad($thr; $range):
 # the answered rate at the ceiling's low end over the server CPU's busy
 # share there (median over repetitions; busy from idle time: the daemon
 # and, with STEER=rps, its kernel receive path). A figure only when the
-# server lost the first answers; the budget ($s.cpu_budget, from the
+# server lost the first answers and its CPU was saturated; the budget ($s.cpu_budget, from the
 # testbed) and how often it throttled the daemon ($s.throttle) go with it.
 def per_cpu($s; $range; $ceil; $verdict):
   (if $range.low == null then null
    else (at_rate($range.low) | map(.server_cpu_busy_pct | numbers) | if length > 0 then repeat_spread.median else null end) end) as $busy
+  # saturated: the server CPU was at least 90 % as busy as the daemons may
+  # make it (their budget, or the whole CPU): else the server CPU was not
+  # what ran out, and the rate over its busy share is no capacity
+  | ((($s.cpu_budget.budget // 1) | if . > 1 then 1 else . end) * 100 * 0.9) as $need
+  | ($busy != null and $busy >= $need) as $saturated
   | {budget: ($s.cpu_budget.budget // null), period_us: ($s.cpu_budget.period_us // null),
      longest_pause_bound_us: ($s.cpu_budget.longest_pause_bound_us // null), throttle: ($s.throttle // null),
      steer: $s.steer, server_cpu_busy_pct: $busy,
-     qps_per_cpu: (if $ceil != null and $busy != null and $busy > 0 and $verdict.caused_by == "server" and $s.steer == "rps"
+     server_cpu_saturated: $saturated,
+     qps_per_cpu: (if $ceil != null and $busy != null and $busy > 0 and $verdict.caused_by == "server" and $s.steer == "rps" and $saturated
                    then ($ceil / ($busy / 100) | round) else null end),
      rule: (if $verdict.caused_by != "server" then "none: the server was not shown to be the limit"
             elif $s.steer != "rps" then "none: the servers' receive path ran on the sending CPU (STEER=none), so the server CPU's busy share misses it"
+            elif ($saturated | not) then "none: the server CPU was not saturated at the ceiling (busy below 90 % of what the daemons may use), so it was not what ran out"
             else "answered q/s at the ceiling / the server CPU's busy share there (the daemon and its kernel receive path, STEER=rps)" end)};
 
 # lb_summary($s): the figures of one LB mode from its points (input: all
