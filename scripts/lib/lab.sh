@@ -843,7 +843,9 @@ lab_status_json() {
                   workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal, udp_answer_max:$edns,
                   listen_backlog:$backlog, listen_backlog_measured:$backlogs,
                   # tls.ca_file is on this machine: exec carries it to a player.
-                  tls:$tls}
+                  tls:$tls,
+                  cpu_budget:{budget:null, period_us:null, quota_us:null, controller:null, longest_pause_bound_us:0,
+                              charged:"no budget: a lab'"'"'s servers run without one"}}
                  + (if $kind == "nsd" then {build:$build} else {} end)),
          zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
          snmp:{router_server_port:{name:"router-s", ifindex:$lab.switch.router_port_ifindex}},
