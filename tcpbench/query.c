@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <ldns/ldns.h>
 #include "query.h"
 #include "../analysis/numparse.h"
@@ -41,11 +42,27 @@ set_qname(struct tcpb_query_spec *s, const char *name, size_t len, char *err, si
 	return 0;
 }
 
+/*
+ * A qtype by mnemonic, or as TYPEnnn (RFC 3597) with nnn 1..65535 and
+ * nothing after it: ldns reads "TYPE65536" as 65536, which a 16-bit qtype
+ * would carry as 0, and "TYPE1x" as 1.
+ */
 static int
 set_qtype(struct tcpb_query_spec *s, const char *type, char *err, size_t errlen)
 {
-	ldns_rr_type t = ldns_get_rr_type_by_name(type);
-	if (t == 0) {
+	unsigned long n;
+	ldns_rr_type t;
+	if (strncasecmp(type, "TYPE", 4) == 0 && type[4] != '\0'
+	    && isdigit((unsigned char)type[4])) {
+		if (rb_parse_uint(type + 4, 65535, &n) < 0 || n == 0) {
+			snprintf(err, errlen, "bad qtype '%s' (TYPE1 to TYPE65535)", type);
+			return -1;
+		}
+		s->qtype = (uint16_t)n;
+		return 0;
+	}
+	t = ldns_get_rr_type_by_name(type);
+	if (t == 0 || (unsigned long)t > 65535) {
 		snprintf(err, errlen, "unknown qtype '%s'", type);
 		return -1;
 	}

@@ -297,6 +297,9 @@ tb_cpu_quota_us() {
 # own cgroup; in v1 one of the same name under the cpu hierarchy.
 tb_cpu_budget_dir() {
     [[ " ${SERVER_ROLES[*]} " == *" $1 "* ]] || return 0
+    # without a budget the servers stay out of any cpu cgroup, scheduled
+    # as before budgets existed
+    [ "${SERVER_CPU:-max}" != max ] || return 0
     local kind dir
     read -r kind dir <<<"$(tb_cpu_controller 2>/dev/null || true)"
     case $kind in
@@ -306,11 +309,12 @@ tb_cpu_budget_dir() {
 }
 
 # tb_apply_cpu_budget: every server's cgroup limited to SERVER_CPU (in place:
-# a running daemon takes the new budget at once).
+# a running daemon in it takes a new budget at once; a daemon is moved in or
+# out by a restart: tb_start_server).
 tb_apply_cpu_budget() {
     local role d kind q
     read -r kind _ <<<"$(tb_cpu_controller 2>/dev/null || true)"
-    [ -n "$kind" ] || return 0
+    [ -n "$kind" ] && [ "$SERVER_CPU" != max ] || return 0
     q=$(tb_cpu_quota_us)
     for role in "${SERVER_ROLES[@]}"; do
         d=$(tb_cpu_budget_dir "$role")
@@ -775,9 +779,13 @@ tb_start_server() {
     mkdir -p "$dir"
     [ "$SERVER_TLS" = no ] || tb_make_tls_certs
     new=$(tb_render_server_conf "$role")
-    if tb_pid_alive "$dir/server.pid" && [ "$new" = "$(cat "$dir/server.conf" 2>/dev/null)" ]; then
+    # whether the daemon runs under a CPU budget's cgroup: a change restarts it
+    local budget=none; [ "$SERVER_CPU" = max ] || budget=cgroup
+    if tb_pid_alive "$dir/server.pid" && [ "$new" = "$(cat "$dir/server.conf" 2>/dev/null)" ] \
+        && [ "$budget" = "$(cat "$dir/cpu_budget" 2>/dev/null || echo none)" ]; then
         return 0
     fi
+    echo "$budget" > "$dir/cpu_budget"
     tb_stop_pidfile "$dir/server.pid"
     rm -f "$dir/server.log"
     printf '%s\n' "$new" > "$dir/server.conf"

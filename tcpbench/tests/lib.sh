@@ -19,9 +19,15 @@ tcpb_enter_netns() {
 TCPB_PIDS=()
 # tcpb_cleanup: stop what the test started (by pid), remove the scratch dir.
 tcpb_cleanup() {
-    local p
+    local p i
     for p in "${TCPB_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
     for p in "${TCPB_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+    # NSD daemonizes (no child of ours to wait for) and writes its last
+    # files as it exits: wait (5 s at most) until every pid is gone, or the
+    # scratch directory is removed while it still writes there.
+    for p in "${TCPB_PIDS[@]}"; do
+        for ((i = 0; i < 50; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    done
     [ -n "${TEST_TMP:-}" ] && rm -rf "$TEST_TMP"
 }
 

@@ -60,6 +60,12 @@ main(void)
 	}
 	CHECK(tcpb_query_parse_line("example.", &d0, &s, &unk, err, sizeof(err)) < 0);
 	CHECK(tcpb_query_parse_line("example. NOSUCHTYPE", &d0, &s, &unk, err, sizeof(err)) < 0);
+	/* RFC 3597 types: 1..65535 and nothing after (a 16-bit qtype would
+	 * carry TYPE65536 as 0; the fuzzer found it) */
+	CHECK(tcpb_query_parse_line("example. TYPE65536", &d0, &s, &unk, err, sizeof(err)) < 0);
+	CHECK(tcpb_query_parse_line("example. TYPE0", &d0, &s, &unk, err, sizeof(err)) < 0);
+	CHECK(tcpb_query_parse_line("example. TYPE1x", &d0, &s, &unk, err, sizeof(err)) < 0);
+	CHECK(tcpb_query_parse_line("example. type65535", &d0, &s, &unk, err, sizeof(err)) == 1 && s.qtype == 65535);
 
 	CHECK(tcpb_query_parse_line("com. NS\n", &d0, &s, &unk, err, sizeof(err)) == 1);
 	CHECK(strcmp(s.qname, "com.") == 0 && s.qtype == LDNS_RR_TYPE_NS);
