@@ -39,6 +39,11 @@ def qdisc_queue_max($roles): . as $s
   | [$roles[] as $x | ($s.qdisc[$x] // {}) | .[] | select(.kind == "tbf")] as $q
   | {backlog_max: ([$q[] | .backlog_max | nz] | max // 0), qlen_max: ([$q[] | .qlen_max | nz] | max // 0)};
 
+# cpu_busy_pct($cpus): the mean busy percent of the CPUs (names: cpuN) over
+# the sampler's run (busy from idle time), one decimal; null when none seen.
+def cpu_busy_pct($cpus): . as $s
+  | [$cpus[] | $s.cpu[.].busy_pct // empty] | if length > 0 then add / length * 10 | round / 10 else null end;
+
 # softnet_drops($cpus): packets the CPUs' input backlogs dropped.
 def softnet_drops($cpus): . as $s | [$cpus[] as $c | $s.cpu[$c].softnet.dropped | nz] | add // 0;
 

@@ -1,0 +1,25 @@
+# bench.sh: what the testbed benchmarks (analysis/capture-limit,
+# udpreplay/smoothness, peer-bench, budget-bench) share: a results
+# directory of their own and an end that always brings their testbed down.
+#
+#   bench_start NAME [CLEANUP_FN]   BENCH_OUT=$RB_RESULTS/NAME-<UTC stamp>,
+#                          made; on exit CLEANUP_FN (if any), then the
+#                          testbed down; Ctrl-C says where the results are
+#
+# Source after common.sh.
+
+BENCH_OUT=""
+BENCH_CLEANUP=""
+
+bench_end() {
+    [ -z "$BENCH_CLEANUP" ] || "$BENCH_CLEANUP" || true
+    "$RB_TOP/scripts/testbed" down >/dev/null 2>&1 || true
+}
+
+bench_start() {
+    BENCH_OUT=${RB_RESULTS:-$RB_TOP/results}/$1-$(date -u +%Y%m%dT%H%M%SZ)
+    BENCH_CLEANUP=${2:-}
+    mkdir -p "$BENCH_OUT"
+    trap bench_end EXIT
+    trap 'log "interrupted; what was measured so far is in $BENCH_OUT"; exit 130' INT TERM
+}
