@@ -34,3 +34,17 @@ assert_figure() {
         *.svg) grep -q '<svg' "$1" || fail "$1 is not an SVG" ;;
     esac
 }
+
+# show_invalid_runs CONFIG_DIR: for every run whose generator fell behind,
+# why (tcpbench's invalid_reasons) and the stalls the sampler saw, so that
+# a failure caused by the machine leaves its evidence in the test's log.
+show_invalid_runs() {
+    local f
+    for f in "$1"/runs/*.json; do
+        [ -f "$f" ] || continue
+        jq -r --arg f "${f##*/}" 'select(any(.players[]; .result.valid == false))
+            | "  invalid run \($f): \([.players[].result.invalid_reasons[]?] | join("; "))"
+              + "; stalls: \([.sample.stalls // [] | .[] | "\(.cpu) \(.length_ms) ms \(.kind)"] | join(", "))"
+              + "; steal ms: \([.sample.cpu // {} | to_entries[] | "\(.key) \(.value.steal_ms // 0)"] | join(", "))"' "$f"
+    done
+}
