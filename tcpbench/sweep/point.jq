@@ -11,6 +11,7 @@
 #                           or crashed; the run is an error, not a measurement)}
 include "hist";
 include "layers";
+include "budget";
 
 def hist_summary: {count, mean, p50: hist_quantile(0.5), p90: hist_quantile(0.9), p99: hist_quantile(0.99),
                    p999: hist_quantile(0.999), max};
@@ -52,8 +53,11 @@ def overflow_samples:
   | [$r.series // [] | .[]
      | ([$r.servers[] as $x | .ns[$x].TcpExtListenOverflows | nz] | add // 0) as $o
      | select($o > 0)
+     | ([$r.cpus.server[] as $c | .cpu[$c].wall_ms // empty] | max // 0) as $wall
      | {t, overflows: $o,
-        server_cpu_busy_pct: ([$r.cpus.server[] as $c | .cpu[$c] // {} | select(.wall_ms > 0) | .busy_ms * 100 / .wall_ms] | max // null)}];
+        server_cpu_busy_pct: ([$r.cpus.server[] as $c | .cpu[$c] // {} | select(.wall_ms > 0) | .busy_ms * 100 / .wall_ms] | max // null),
+        # the server daemons' own CPU in that sample (their cgroups), percent of one CPU
+        daemon_cpu_pct: (if $wall > 0 then ([$r.servers[] as $x | .cgroup[$x] | nz] | add // 0) * 100 / $wall else null end)}];
 
 # run_stalls: the stalls of one run, each with the role of its CPU and its
 # source: tw_expiry when a player's TIME-WAIT count fell by 1000 or more in
@@ -105,6 +109,8 @@ def point($settings):
   | ($runs | sum(run_mib(.servers; "TcpPassiveOpens"))) as $opens
   | ([$runs[] | .sample.cpu // {} | to_entries[] | select(.key as $k | $runs[0].cpus.server | index($k)) | .value.busy_pct]
      | if length > 0 then add / length else null end) as $sbusy
+  | ([$runs[] | .sample.cpu // {} | to_entries[] | select(.key as $k | $runs[0].cpus.client | index($k)) | .value.busy_pct]
+     | if length > 0 then add / length else null end) as $cbusy
   | ([$runs[] | .cpus.server as $c | ($c | length) as $n | .sample.cpu // {} | [to_entries[] | select(.key as $k | $c | index($k)) | .value.busy_ms // empty] | add // empty] | add) as $sbusy_ms
   | ([$runs[] | . as $r | [$r.servers[] as $x | $r.sample.cgroup[$x] | nz] | add // 0] | add) as $daemon_ms
   | ([$runs[] | . as $r | [players_of[] as $x | $r.sample.cgroup[$x] | nz] | add // 0] | add) as $player_ms
@@ -133,6 +139,11 @@ def point($settings):
               daemon_tcp: ($runs | sum(daemon_delta("tcp"))),
               # DoT connections where the daemon counts them apart (NSD's num.tls)
               daemon_tls: ($runs | sum(daemon_delta("tls")))},
+     # the client CPU (generator, router, switch, and with STEER=none the
+     # servers' receive path): what the rig had left
+     # the servers' CPU budget holding them back (null: no budget)
+     throttle: ([$runs[] | .throttle] | throttle_add),
+     client: {cpu_busy_pct: (if $cbusy != null then ($cbusy * 10 | round / 10) else null end)},
      # DNS over TLS (tcpbench --tls): handshakes completed, resumed, per second
      tls: (if any($res[]; .tls != null) then
              {handshakes: ($res | sum(.tls.handshakes)), resumed: ($res | sum(.tls.resumed)),
@@ -145,6 +156,12 @@ def point($settings):
      overflow_samples: ([$runs[] | overflow_samples[]] | length),
      overflow_server_cpu_busy_median: ([$runs[] | overflow_samples[] | .server_cpu_busy_pct // empty] | sort
                                        | if length > 0 then .[length / 2 | floor] | round else null end),
+     # the daemons' CPU while their queue overflowed: at their cap (budget
+     # or whole CPU) the daemon ran out of CPU; below it, it stopped
+     # accepting with CPU to spare (the point's own daemon_cpu_pct is over
+     # the whole run, timeouts' tail included, so it understates this)
+     overflow_daemon_cpu_median: ([$runs[] | overflow_samples[] | .daemon_cpu_pct // empty] | sort
+                                  | if length > 0 then .[length / 2 | floor] * 10 | round / 10 else null end),
      reruns: ([$runs[] | .reruns // [] | .[]])}
   # why an error point is one, in words
   + ([$runs[] | .rep as $rep
@@ -157,6 +174,7 @@ def point_csv_columns: ["offered_rate","handled_rate","status","valid","reps","a
   "timeouts","refused","resets","other_failures","latency_p50_us","latency_p99_us","latency_max_us",
   "generator_max_burst","generator_max_lateness_us","generator_cpu_pct",
   "server_cpu_busy_pct","daemon_cpu_pct","server_cpu_us_per_conn","accept_queue_peak","backlog","passive_opens",
+  "client_cpu_busy_pct",
   "longest_server_stall_ms","server_stall_source",
   "loss_generator","loss_player_kernel","loss_client_cpu_backlog","loss_switch","loss_router","loss_link",
   "loss_server_cpu_backlog","loss_accept_queue","loss_server_socket","loss_daemon"];
@@ -170,7 +188,7 @@ def point_csv_row:
       $p.latency_us.p50, $p.latency_us.p99, $p.latency_us.max,
       $p.generator.max_burst, $p.generator.max_lateness_us, $p.generator.cpu_pct,
       $p.server.cpu_busy_pct, $p.server.daemon_cpu_pct, $p.server.cpu_us_per_conn, $p.server.accept_queue_peak,
-      $p.server.backlog, $p.server.passive_opens,
+      $p.server.backlog, $p.server.passive_opens, $p.client.cpu_busy_pct,
       ($st.length_ms // 0), ($st.source // "none"),
       ($p.loss | .generator, .player_kernel, .client_cpu_backlog, .switch, .router, .link,
                  .server_cpu_backlog, .accept_queue, .server_socket, .daemon | nz) ]

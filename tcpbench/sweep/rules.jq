@@ -12,7 +12,10 @@
 #    server: {cpu_busy_pct, daemon_cpu_pct, cpu_us_per_conn, accept_queue_peak, backlog},
 #    latency_us: {p50, p99, ...}, answered_latency_us: {p50, ...},
 #    stalls: [{cpu, role, length_ms, kind, source}], generator: {...}}
-# Settings: {collapse_fraction, backlog, tcp_count, servers}.
+#    client: {cpu_busy_pct}
+# Settings: {collapse_fraction, backlog, tcp_count, servers, point_seconds,
+#   cpu_budget (the servers' budget, a share of a CPU each; null: none),
+#   server_cpus (how many CPUs the servers run on), steer (none|rps)}.
 
 include "layers";
 include "spread";
@@ -60,6 +63,13 @@ def collapse($cf):
 def stall_needed_ms($backlog):
   if (.per_server_rate // 0) > 0 then ($backlog / .per_server_rate * 1000 | round1) else null end;
 
+# daemon_cap_pct($settings): the most CPU the server daemons may use
+# together, in percent of one CPU: their budget each (cpu_budget, a share
+# of a CPU; none: a whole CPU each), at most the CPUs the servers run on.
+def daemon_cap_pct($settings):
+  ($settings.servers // 1) as $n
+  | ([(($settings.cpu_budget // 1) * $n), ($settings.server_cpus // $n)] | min) * 100;
+
 # accept_queue_cause($settings): why an accept queue overflowed at this
 # point: the longest stall on a server CPU that could fill the backlog, and
 # who caused it; else a daemon that cannot keep up (its CPU full); else a
@@ -81,9 +91,16 @@ def accept_queue_cause($settings):
                     elif $s.source == "server" then ", the server daemon itself"
                     else ", cause not identified" end)
                  + ") while \($need) ms of stall fill a backlog of \($settings.backlog) at \($p.per_server_rate)/s per server")}
-    elif (($p.server.cpu_busy_pct // 0) >= 95 or ($p.server.daemon_cpu_pct // 0) >= 95 * ($p.servers // 1)) then
+    elif (($p.server.cpu_busy_pct // 0) >= 95 or ($p.server.daemon_cpu_pct // 0) >= 0.95 * daemon_cap_pct($settings)) then
       {mechanism: "cpu", caused_by: "server", stall_needed_ms: $need,
-       because: "no stall long enough, but the server CPU was \($p.server.cpu_busy_pct)% busy (the daemon \($p.server.daemon_cpu_pct)% of a CPU): the daemon does not accept as fast as connections arrive"}
+       because: ("no stall long enough, but the server CPU was \($p.server.cpu_busy_pct)% busy (the daemon \($p.server.daemon_cpu_pct)% of a CPU"
+                 + (if $settings.cpu_budget != null then ", its budget \(daemon_cap_pct($settings))%" else "" end)
+                 + "): the daemon does not accept as fast as connections arrive")}
+    elif (($p.overflow_samples // 0) > 0 and ($p.overflow_daemon_cpu_median // 0) >= 0.9 * daemon_cap_pct($settings)) then
+      {mechanism: "cpu", caused_by: "server", stall_needed_ms: $need,
+       because: ("no stall long enough, but in the \($p.overflow_samples) samples (100 ms) in which the accept queue overflowed the daemons used \($p.overflow_daemon_cpu_median)% of a CPU (median), at least 90 % of the \(daemon_cap_pct($settings))% they may use"
+                 + (if $settings.cpu_budget != null then " (their budget)" else "" end)
+                 + ": the daemon does not accept as fast as connections arrive")}
     elif (($p.overflow_samples // 0) > 0 and $p.overflow_server_cpu_busy_median != null and $p.overflow_server_cpu_busy_median < 90) then
       {mechanism: "daemon_stall", caused_by: "server", stall_needed_ms: $need,
        because: "a stall of the server daemon: the accept queue overflowed in \($p.overflow_samples) samples (100 ms) in which the server CPU was \($p.overflow_server_cpu_busy_median)% busy (median) and no CPU stall long enough was seen: the daemon stopped accepting with CPU to spare (stopped, blocked, or at its TCP client limit of \($settings.tcp_count))"}
@@ -146,6 +163,58 @@ def knee_verdict($settings):
                          elif $vd.caused_by == "link" then "knee at \($c.rate)/s: the configured link"
                          else "knee at \($c.rate)/s, cause undetermined: not presented as the server's capacity" end)}
     end;
+
+# per_cpu($settings): the knee per CPU of the server, when the server's
+# CPU is what ran out: the handled rate at the knee over the server CPU's
+# busy share while its accept queue overflowed there (the median of those
+# 100 ms samples; busy from idle time: the daemon and, with the receive
+# path steered to the server CPU (STEER=rps), its kernel work). A figure
+# only when the knee is the server's with the CPU mechanism, the daemons
+# used at least 90 % of what they may (their budget), and the receive path
+# ran on the server CPU; never from a point the rig limited (only valid
+# points have a knee). The generator's headroom there (the client CPU's
+# idle share) and the utilisation-law cross-check go with it: service
+# demand = server CPU us per connection at valid points below the knee
+# whose daemons were below 90 % of their cap; 1e6 / demand is the rate
+# one CPU would carry.
+def per_cpu($settings):
+  . as $pts | knee_verdict($settings) as $vd | valid_points as $v | crossing(0.001) as $c
+  | ([$v[] | select(.offered_rate == $c.rate)][0]) as $k
+  | daemon_cap_pct($settings) as $cap
+  # while saturated: the samples in which the accept queue overflowed
+  | ($k.overflow_daemon_cpu_median // null) as $dpct
+  | ($k.overflow_server_cpu_busy_median // null) as $busy
+  | ($dpct != null and $dpct >= 0.9 * $cap) as $saturated
+  | ([$v[] | select($c.rate == null or .offered_rate < $c.rate)
+      | select((.server.daemon_cpu_pct // 0) < 0.9 * $cap) | .server.cpu_us_per_conn // empty] | sort
+     | if length > 0 then .[length / 2 | floor] else null end) as $demand
+  | ($k.client.cpu_busy_pct // null) as $cbusy
+  | (if $k == null or ($vd.knee | not) then "none: no knee among the valid points"
+     elif $vd.caused_by != "server" then "none: the knee is not the server's (\($vd.caused_by))"
+     elif $vd.mechanism != "cpu" then "none: the server lost the work for another reason than its CPU (\($vd.mechanism // $vd.layer))"
+     elif ($saturated | not) then "none: the daemons used \($dpct // "?")% of a CPU at the knee, below 90 % of the \($cap)% they may use"
+     elif $settings.steer != "rps" then "none: the servers' receive path ran on the client CPU (STEER=\($settings.steer // "none")), so the server CPU's busy share misses it"
+     elif ($busy // 0) <= 0 then "none: no busy share measured on the server CPU"
+     else "handled connections/s at the knee / the server CPU's busy share while its accept queue overflowed there (the daemon and its kernel work, STEER=rps)" end) as $rule
+  | ($rule | startswith("none") | not) as $ok
+  | (if $ok then ($k.handled_rate / ($busy / 100) | round) else null end) as $per
+  | {budget: ($settings.cpu_budget // null), daemon_cap_pct: $cap, steer: ($settings.steer // null),
+     # the budget's longest pause (period - quota) against what fills the
+     # backlog at the knee's rate per server: far below it, the throttle
+     # itself cannot overflow the accept queue
+     longest_pause_bound_us: ($settings.cpu_pause_bound_us // null),
+     backlog_fill_us: (if $k != null and ($k.per_server_rate // 0) > 0 then ($settings.backlog / $k.per_server_rate * 1e6 | round) else null end),
+     throttle: ($k.throttle // null),
+     at_rate: ($k.offered_rate // null), handled_rate: ($k.handled_rate // null),
+     server_cpu_busy_pct: $busy, daemon_cpu_pct: $dpct, daemon_saturated: $saturated,
+     client_cpu_busy_pct: $cbusy,
+     generator_headroom_pct: (if $cbusy != null then (100 - $cbusy | round1) else null end),
+     generator_headroom_ok: (if $cbusy != null then (100 - $cbusy) >= 30 else null end),
+     conn_per_cpu: $per,
+     demand_us: $demand,
+     demand_per_cpu: (if $demand != null and $demand > 0 then (1e6 / $demand | round) else null end),
+     demand_ratio: (if $per != null and $demand != null and $demand > 0 then ($per / (1e6 / $demand) | round3) else null end),
+     rule: $rule};
 
 # loss_table: per point, the work lost at each layer (for the report's
 # "where was the work lost" figure and table).
