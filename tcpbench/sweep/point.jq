@@ -59,6 +59,37 @@ def overflow_samples:
         # the server daemons' own CPU in that sample (their cgroups), percent of one CPU
         daemon_cpu_pct: (if $wall > 0 then ([$r.servers[] as $x | .cgroup[$x] | nz] | add // 0) * 100 / $wall else null end)}];
 
+# load_sums: one run's CPU over the samples of its load (load_window_s:
+# from the first whole sample after the players started to the end of the
+# schedule), as sums to be added over repetitions: the wall, the busy time
+# of the server and client CPUs (from idle time, 10 ms ticks: summed over
+# the samples, never a single sample's figure), and the daemons' cgroup
+# time. Empty for a run without a load window.
+def load_sums:
+  . as $r
+  | select($r.load_window_s != null)
+  | [$r.series // [] | .[] | select(.t >= $r.load_window_s.from + 0.1 - 0.001 and .t <= $r.load_window_s.to + 0.001)] as $ls
+  | select(($ls | length) > 0)
+  | def cpu_sum($cpus; $f): [$ls[] | . as $x | $cpus[] as $c | $x.cpu[$c][$f] // 0] | add // 0;
+    {samples: ($ls | length),
+     server_wall_ms: cpu_sum($r.cpus.server; "wall_ms"), server_busy_ms: cpu_sum($r.cpus.server; "busy_ms"),
+     client_wall_ms: cpu_sum($r.cpus.client; "wall_ms"), client_busy_ms: cpu_sum($r.cpus.client; "busy_ms"),
+     daemon_ms: ([$ls[] | . as $x | $r.servers[] as $v | $x.cgroup[$v] | nz] | add // 0),
+     wall_ms: ([$ls[] | [.cpu[] | .wall_ms // 0] | max] | add // 0)};
+
+# load_figures: the load's CPU figures from load_sums added over runs:
+# percent busy of the server and client CPUs, the daemons' percent of
+# one CPU; null when no run had load samples.
+def load_figures:
+  if length == 0 then null else
+    {samples: (map(.samples) | add),
+     server_cpu_busy_pct: ((map(.server_busy_ms) | add) as $b | (map(.server_wall_ms) | add) as $w
+                           | if $w > 0 then ($b * 100 / $w * 10 | round / 10) else null end),
+     client_cpu_busy_pct: ((map(.client_busy_ms) | add) as $b | (map(.client_wall_ms) | add) as $w
+                           | if $w > 0 then ($b * 100 / $w * 10 | round / 10) else null end),
+     daemon_cpu_pct: ((map(.daemon_ms) | add) as $d | (map(.wall_ms) | add) as $w
+                      | if $w > 0 then ($d * 100 / $w * 10 | round / 10) else null end)} end;
+
 # run_stalls: the stalls of one run, each with the role of its CPU and its
 # source: tw_expiry when a player's TIME-WAIT count fell by 1000 or more in
 # the same or the next sample (the expiry runs in the timer softirq);
@@ -139,11 +170,14 @@ def point($settings):
               daemon_tcp: ($runs | sum(daemon_delta("tcp"))),
               # DoT connections where the daemon counts them apart (NSD's num.tls)
               daemon_tls: ($runs | sum(daemon_delta("tls")))},
-     # the client CPU (generator, router, switch, and with STEER=none the
-     # servers' receive path): what the rig had left
      # the servers' CPU budget holding them back (null: no budget)
      throttle: ([$runs[] | .throttle] | throttle_add),
+     # the client CPU (generator, router, switch, and with STEER=none the
+     # servers' receive path): what the rig had left
      client: {cpu_busy_pct: (if $cbusy != null then ($cbusy * 10 | round / 10) else null end)},
+     # the same CPUs over the load's samples only (the run's figures above
+     # include the time before the players start and the timeouts' tail)
+     load: ([$runs[] | load_sums] | load_figures),
      # DNS over TLS (tcpbench --tls): handshakes completed, resumed, per second
      tls: (if any($res[]; .tls != null) then
              {handshakes: ($res | sum(.tls.handshakes)), resumed: ($res | sum(.tls.resumed)),

@@ -91,11 +91,12 @@ def accept_queue_cause($settings):
                     elif $s.source == "server" then ", the server daemon itself"
                     else ", cause not identified" end)
                  + ") while \($need) ms of stall fill a backlog of \($settings.backlog) at \($p.per_server_rate)/s per server")}
-    elif (($p.server.cpu_busy_pct // 0) >= 95 or ($p.server.daemon_cpu_pct // 0) >= 0.95 * daemon_cap_pct($settings)) then
+    elif (($p.server.cpu_busy_pct // 0) >= 95 or ($p.load.server_cpu_busy_pct // 0) >= 95
+          or ($p.load.daemon_cpu_pct // 0) >= 0.9 * daemon_cap_pct($settings)) then
       {mechanism: "cpu", caused_by: "server", stall_needed_ms: $need,
-       because: ("no stall long enough, but the server CPU was \($p.server.cpu_busy_pct)% busy (the daemon \($p.server.daemon_cpu_pct)% of a CPU"
-                 + (if $settings.cpu_budget != null then ", its budget \(daemon_cap_pct($settings))%" else "" end)
-                 + "): the daemon does not accept as fast as connections arrive")}
+       because: ("no stall long enough, but while the load ran the server CPU was \($p.load.server_cpu_busy_pct // $p.server.cpu_busy_pct)% busy and the daemons used \($p.load.daemon_cpu_pct // $p.server.daemon_cpu_pct)% of a CPU"
+                 + (if $settings.cpu_budget != null then ", their budget being \(daemon_cap_pct($settings))%" else "" end)
+                 + ": the daemon does not accept as fast as connections arrive")}
     elif (($p.overflow_samples // 0) > 0 and ($p.overflow_daemon_cpu_median // 0) >= 0.9 * daemon_cap_pct($settings)) then
       {mechanism: "cpu", caused_by: "server", stall_needed_ms: $need,
        because: ("no stall long enough, but in the \($p.overflow_samples) samples (100 ms) in which the accept queue overflowed the daemons used \($p.overflow_daemon_cpu_median)% of a CPU (median), at least 90 % of the \(daemon_cap_pct($settings))% they may use"
@@ -166,36 +167,38 @@ def knee_verdict($settings):
 
 # per_cpu($settings): the knee per CPU of the server, when the server's
 # CPU is what ran out: the handled rate at the knee over the server CPU's
-# busy share while its accept queue overflowed there (the median of those
-# 100 ms samples; busy from idle time: the daemon and, with the receive
-# path steered to the server CPU (STEER=rps), its kernel work). A figure
+# busy share while the load ran there (point.jq: load; busy from idle
+# time: the daemon and, with the receive path steered to the server CPU
+# (STEER=rps), its kernel work). A figure
 # only when the knee is the server's with the CPU mechanism, the daemons
 # used at least 90 % of what they may (their budget), and the receive path
 # ran on the server CPU; never from a point the rig limited (only valid
 # points have a knee). The generator's headroom there (the client CPU's
 # idle share) and the utilisation-law cross-check go with it: service
-# demand = server CPU us per connection at valid points below the knee
-# whose daemons were below 90 % of their cap; 1e6 / demand is the rate
-# one CPU would carry.
+# demand D = U / X (the server CPU's busy share over the handled rate) at
+# valid points below the knee whose daemons were below 90 % of their cap;
+# 1e6 / D us is the rate one CPU would carry.
 def per_cpu($settings):
   . as $pts | knee_verdict($settings) as $vd | valid_points as $v | crossing(0.001) as $c
   | ([$v[] | select(.offered_rate == $c.rate)][0]) as $k
   | daemon_cap_pct($settings) as $cap
-  # while saturated: the samples in which the accept queue overflowed
-  | ($k.overflow_daemon_cpu_median // null) as $dpct
-  | ($k.overflow_server_cpu_busy_median // null) as $busy
+  # over the load's samples (point.jq: load)
+  | ($k.load.daemon_cpu_pct // null) as $dpct
+  | ($k.load.server_cpu_busy_pct // null) as $busy
   | ($dpct != null and $dpct >= 0.9 * $cap) as $saturated
   | ([$v[] | select($c.rate == null or .offered_rate < $c.rate)
-      | select((.server.daemon_cpu_pct // 0) < 0.9 * $cap) | .server.cpu_us_per_conn // empty] | sort
-     | if length > 0 then .[length / 2 | floor] else null end) as $demand
-  | ($k.client.cpu_busy_pct // null) as $cbusy
+      | select(.load != null and (.load.daemon_cpu_pct // 0) < 0.9 * $cap and (.handled_rate // 0) > 0)
+      | .load.server_cpu_busy_pct / 100 * 1e6 / .handled_rate] | sort
+     | if length > 0 then .[length / 2 | floor] | round1 else null end) as $demand
+  | ($k.load.client_cpu_busy_pct // null) as $cbusy
   | (if $k == null or ($vd.knee | not) then "none: no knee among the valid points"
+     elif $c.at_lowest_rate then "none: the knee is at the lowest rate measured (\($c.rate)/s, \($k.fail_ratio * 100 | round1) % failed), so how far beyond it the point lies is unknown: start the sweep lower (TCP_START)"
      elif $vd.caused_by != "server" then "none: the knee is not the server's (\($vd.caused_by))"
      elif $vd.mechanism != "cpu" then "none: the server lost the work for another reason than its CPU (\($vd.mechanism // $vd.layer))"
      elif ($saturated | not) then "none: the daemons used \($dpct // "?")% of a CPU at the knee, below 90 % of the \($cap)% they may use"
      elif $settings.steer != "rps" then "none: the servers' receive path ran on the client CPU (STEER=\($settings.steer // "none")), so the server CPU's busy share misses it"
      elif ($busy // 0) <= 0 then "none: no busy share measured on the server CPU"
-     else "handled connections/s at the knee / the server CPU's busy share while its accept queue overflowed there (the daemon and its kernel work, STEER=rps)" end) as $rule
+     else "handled connections/s at the knee / the server CPU's busy share while the load ran there (the daemon and its kernel work, STEER=rps)" end) as $rule
   | ($rule | startswith("none") | not) as $ok
   | (if $ok then ($k.handled_rate / ($busy / 100) | round) else null end) as $per
   | {budget: ($settings.cpu_budget // null), daemon_cap_pct: $cap, steer: ($settings.steer // null),
@@ -205,7 +208,7 @@ def per_cpu($settings):
      longest_pause_bound_us: ($settings.cpu_pause_bound_us // null),
      backlog_fill_us: (if $k != null and ($k.per_server_rate // 0) > 0 then ($settings.backlog / $k.per_server_rate * 1e6 | round) else null end),
      throttle: ($k.throttle // null),
-     at_rate: ($k.offered_rate // null), handled_rate: ($k.handled_rate // null),
+     at_rate: ($k.offered_rate // null), handled_rate: ($k.handled_rate // null), fail_ratio: ($k.fail_ratio // null),
      server_cpu_busy_pct: $busy, daemon_cpu_pct: $dpct, daemon_saturated: $saturated,
      client_cpu_busy_pct: $cbusy,
      generator_headroom_pct: (if $cbusy != null then (100 - $cbusy | round1) else null end),
