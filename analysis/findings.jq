@@ -129,7 +129,14 @@ def finding_tcp($b):
           + (if ($s.max_qps | type) == "number" then ", at most " + val($s; $f; ["max_qps"]; 0; null) + " connections/s were answered"
              else ", no rate was measured validly" end)
           + (if ($s.verdict.summary // null) != null then "; " + val($s; $f; ["verdict","summary"]) else "" end)
-          + (if $s.verdict.server_capacity == true then " (the servers' capacity on this testbed)." else "." end) ]
+          + (if $s.verdict.server_capacity == true then " (the servers' capacity on this testbed)." else "." end)
+          + (if ($s.per_cpu.conn_per_cpu | type) == "number" then
+               " Per CPU of the server that is " + val($s; $f; ["per_cpu","conn_per_cpu"]; 0; null)
+               + " connections/s (the knee over the server CPU's " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null) + " % busy"
+               + (if ($s.per_cpu.budget | type) == "number"
+                  then ", the daemons limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; a whole CPU's figure is this projection, not a measurement)."
+                  else ")." end)
+             else "" end) ]
     else [] end;
 
 # Servers compared: each server's median UDP ceiling, TCP knee (and

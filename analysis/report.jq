@@ -229,6 +229,29 @@ def lb_section($b):
       + "</section>"
     end;
 
+# tcp_per_cpu: the knee per CPU of the server under a CPU budget (rules.jq
+# per_cpu), with what it rests on, or why there is none.
+def tcp_per_cpu($s; $f):
+  if ($s.per_cpu.conn_per_cpu | type) == "number" then
+    "<p><b>Per CPU of the server.</b> " + val($s; $f; ["per_cpu","conn_per_cpu"]; 0; null)
+    + " connections/s per CPU: the handled rate at the knee, " + val($s; $f; ["per_cpu","handled_rate"]; 0; null)
+    + "/s, over the server CPU's busy share while the load ran, " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null)
+    + " % (the daemon and its kernel work)"
+    + (if ($s.per_cpu.budget | type) == "number" then "; the daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each and used "
+         + val($s; $f; ["per_cpu","daemon_cpu_pct"]; 1; null) + " % of a CPU; a whole CPU's figure is this projection, not a measurement" else "" end)
+    + ". The generator's CPU was " + val($s; $f; ["per_cpu","client_cpu_busy_pct"]; 1; null) + " % busy there"
+    + (if $s.per_cpu.generator_headroom_ok == false then " (<b class=\"err\">less than 30 % headroom: the rig was near its own limit</b>)" else "" end)
+    + "."
+    + (if ($s.per_cpu.demand_per_cpu | type) == "number" then
+         " Cross-check (utilisation law, below the knee): " + val($s; $f; ["per_cpu","demand_us"]; 1; null)
+         + " µs of server CPU per connection, " + val($s; $f; ["per_cpu","demand_per_cpu"]; 0; null)
+         + " connections/s per CPU; measured / that: " + val($s; $f; ["per_cpu","demand_ratio"]) + "."
+       else "" end)
+    + "</p>"
+  elif ($s.per_cpu.budget | type) == "number" then
+    "<p><b>Per CPU of the server.</b> The daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; no per-CPU figure: " + val($s; $f; ["per_cpu","rule"]) + ".</p>"
+  else "" end;
+
 # tcp_verdict: where a configuration lost its first work, in words, with
 # the counter that proves it; the Little's-law prediction beside the
 # measured knee; the spread over repetitions.
@@ -242,6 +265,7 @@ def tcp_verdict($s; $f):
           else "This knee is <b>not</b> the server's capacity: it was caused by " + val($s; $f; ["verdict","caused_by"]) + ", layer " + val($s; $f; ["verdict","layer"]) + "." end)
        else "" end)
     + "</p>"
+    + tcp_per_cpu($s; $f)
     + (if ($s.prediction.predicted | type) == "object" then
          "<p>Predicted knee (Little's law, from what was measured below the knee): "
          + val($s; $f; ["prediction","predicted","total"]) + " connections/s, by "
