@@ -234,8 +234,9 @@ def lb_section($b):
 def tcp_per_cpu($s; $f):
   if ($s.per_cpu.conn_per_cpu | type) == "number" then
     "<p><b>Per CPU of the server.</b> " + val($s; $f; ["per_cpu","conn_per_cpu"]; 0; null)
-    + " connections/s per CPU: the handled rate at the knee, " + val($s; $f; ["per_cpu","handled_rate"]; 0; null)
-    + "/s, over the server CPU's busy share while the load ran, " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null)
+    + " connections/s per CPU: the handled rate, " + val($s; $f; ["per_cpu","handled_rate"]; 0; null)
+    + "/s at " + val($s; $f; ["per_cpu","at_rate"]; 0; null) + "/s offered (the knee: " + val($s; $f; ["per_cpu","knee_rate"]; 0; null)
+    + "/s), over the server CPU's busy share while the load ran, " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null)
     + " % (the daemon and its kernel work)"
     + (if ($s.per_cpu.budget | type) == "number" then "; the daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each and used "
          + val($s; $f; ["per_cpu","daemon_cpu_pct"]; 1; null) + " % of a CPU; a whole CPU's figure is this projection, not a measurement" else "" end)
@@ -449,7 +450,7 @@ def dot_section($b):
     + status_text($e; "the DoT experiment")
     + (if $s == null then "" else
         "<h3>Handshakes per second</h3>"
-        + "<table class=\"cmp\"><tr><th>configuration</th><th>handshakes</th><th>0.1% of connections fail, handshakes/s</th><th>1% fail</th><th>highest answered</th><th>plain TCP, 0.1% fail, conn/s</th><th>DoT / TCP</th><th>verdict</th><th>server's capacity</th></tr>"
+        + "<table class=\"cmp\"><tr><th>configuration</th><th>handshakes</th><th>0.1% of connections fail, handshakes/s</th><th>1% fail</th><th>highest answered</th><th>plain TCP, 0.1% fail, conn/s</th><th>DoT / TCP</th><th>verdict</th><th>server's capacity</th><th>server CPU budget</th><th>per CPU (projection), handshakes/s</th></tr>"
         + ([[["full","full"],["resume","resumed"]][] as [$k, $name]
             | ($s[$k].configs // {}) | keys[] as $c
             | "<tr><th>\($c | esc)</th><td>\($name)</td>"
@@ -459,9 +460,11 @@ def dot_section($b):
               + "<td>\(val($s; $f; ["tcp_reference",$c,"knee_0_1pct"]; 0; null))</td>"
               + "<td>\(calc("ratio"; ref($s; $f; [$k,"configs",$c,"knee_0_1pct"]); ref($s; $f; ["tcp_reference",$c,"knee_0_1pct"]); 2; null))</td>"
               + "<td>\(val($s; $f; [$k,"configs",$c,"verdict"]))</td>"
-              + "<td>\(val($s; $f; [$k,"configs",$c,"server_capacity"]))</td></tr>"] | join(""))
+              + "<td>\(val($s; $f; [$k,"configs",$c,"server_capacity"]))</td>"
+              + "<td>\(val($s; $f; [$k,"configs",$c,"budget"]))</td>"
+              + "<td>\(val($s; $f; [$k,"configs",$c,"handshakes_per_cpu"]; 0; null))</td></tr>"] | join(""))
         + "</table>"
-        + "<p>A knee the verdict does not give to the server is the rig's: on this machine the generator makes its side of every handshake on the client CPU, so a generator-limited sweep says what the rig could offer, not what the server can do. Each sweep's points and verdict evidence: the tables below and <code>dot/full</code>, <code>dot/resume</code>.</p>"
+        + "<p>A knee the verdict does not give to the server is the rig's: on this machine the generator makes its side of every handshake on the client CPU, so a generator-limited sweep says what the rig could offer, not what the server can do. Under a server CPU budget (SERVER_CPU) the server is made the bottleneck; its handshakes per CPU are the handled rate at the knee over the server CPU's busy share then (docs/tcp.md), a projection to a whole CPU, not a measurement. Each sweep's points and verdict evidence: the tables below and <code>dot/full</code>, <code>dot/resume</code>.</p>"
         + "<h3>Bytes on the wire per query</h3>"
         + (if ($s.bytes.cases | type) != "array" then "<p class=\"nm\">The bytes were not measured in this run.</p>"
            else

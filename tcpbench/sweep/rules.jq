@@ -165,54 +165,63 @@ def knee_verdict($settings):
                          else "knee at \($c.rate)/s, cause undetermined: not presented as the server's capacity" end)}
     end;
 
-# per_cpu($settings): the knee per CPU of the server, when the server's
-# CPU is what ran out: the handled rate at the knee over the server CPU's
-# busy share while the load ran there (point.jq: load; busy from idle
-# time: the daemon and, with the receive path steered to the server CPU
-# (STEER=rps), its kernel work). A figure
-# only when the knee is the server's with the CPU mechanism, the daemons
-# used at least 90 % of what they may (their budget), and the receive path
-# ran on the server CPU; never from a point the rig limited (only valid
-# points have a knee). The generator's headroom there (the client CPU's
-# idle share) and the utilisation-law cross-check go with it: service
+# per_cpu($settings): the capacity per CPU of the server, when the
+# server's CPU is what ran out: the handled rate over the server CPU's busy
+# share while the load ran (point.jq: load; busy from idle time: the daemon
+# and, with the receive path steered to the server CPU (STEER=rps), its
+# kernel work), the best of the valid points up to the knee whose daemons
+# were at their CPU cap. A figure only when the knee is the server's (the
+# CPU mechanism, or work lost in the daemon) with the daemons at 90 % of
+# what they may use (their budget) there, the receive path on the server
+# CPU, and the knee above the lowest rate measured; never from a point the
+# rig limited (only valid points count). The generator's headroom there
+# (the client CPU's idle share) and the utilisation-law cross-check go
+# with it: service
 # demand D = U / X (the server CPU's busy share over the handled rate) at
 # valid points below the knee whose daemons were below 90 % of their cap;
 # 1e6 / D us is the rate one CPU would carry.
 def per_cpu($settings):
   . as $pts | knee_verdict($settings) as $vd | valid_points as $v | crossing(0.001) as $c
-  | ([$v[] | select(.offered_rate == $c.rate)][0]) as $k
   | daemon_cap_pct($settings) as $cap
-  # over the load's samples (point.jq: load)
-  | ($k.load.daemon_cpu_pct // null) as $dpct
-  | ($k.load.server_cpu_busy_pct // null) as $busy
-  | ($dpct != null and $dpct >= 0.9 * $cap) as $saturated
+  | def saturated: (.load.daemon_cpu_pct // null) as $d | $d != null and $d >= 0.9 * $cap;
+    ([$v[] | select(.offered_rate == $c.rate)][0]) as $kn
+  # the figure's point: of the valid points up to the knee whose daemons
+  # were at their cap, the one that carried the most per busy CPU (a knee
+  # past which the handled rate collapses, as DoT's does, would understate it)
+  | ([$v[] | select($c.rate != null and .offered_rate <= $c.rate) | select(saturated)
+      | select((.load.server_cpu_busy_pct // 0) > 0 and (.handled_rate // 0) > 0)]
+     | max_by(.handled_rate / .load.server_cpu_busy_pct)) as $k
+  | ($kn != null and ($kn | saturated)) as $saturated
   | ([$v[] | select($c.rate == null or .offered_rate < $c.rate)
-      | select(.load != null and (.load.daemon_cpu_pct // 0) < 0.9 * $cap and (.handled_rate // 0) > 0)
+      | select(.load != null and (saturated | not) and (.handled_rate // 0) > 0)
       | .load.server_cpu_busy_pct / 100 * 1e6 / .handled_rate] | sort
      | if length > 0 then .[length / 2 | floor] | round1 else null end) as $demand
   | ($k.load.client_cpu_busy_pct // null) as $cbusy
-  | (if $k == null or ($vd.knee | not) then "none: no knee among the valid points"
-     elif $c.at_lowest_rate then "none: the knee is at the lowest rate measured (\($c.rate)/s, \($k.fail_ratio * 100 | round1) % failed), so how far beyond it the point lies is unknown: start the sweep lower (TCP_START)"
+  | (if $kn == null or ($vd.knee | not) then "none: no knee among the valid points"
+     elif $c.at_lowest_rate then "none: the knee is at the lowest rate measured (\($c.rate)/s, \($kn.fail_ratio * 100 | round1) % failed), so how far beyond it the point lies is unknown: start the sweep lower (TCP_START)"
      elif $vd.caused_by != "server" then "none: the knee is not the server's (\($vd.caused_by))"
-     elif $vd.mechanism != "cpu" then "none: the server lost the work for another reason than its CPU (\($vd.mechanism // $vd.layer))"
-     elif ($saturated | not) then "none: the daemons used \($dpct // "?")% of a CPU at the knee, below 90 % of the \($cap)% they may use"
+     elif ($saturated | not) then "none: the daemons used \($kn.load.daemon_cpu_pct // "?")% of a CPU at the knee, below 90 % of the \($cap)% they may use"
+     elif ($vd.mechanism != "cpu" and $vd.layer != "daemon") then "none: the server lost the work for another reason than its CPU (\($vd.mechanism // $vd.layer))"
      elif $settings.steer != "rps" then "none: the servers' receive path ran on the client CPU (STEER=\($settings.steer // "none")), so the server CPU's busy share misses it"
-     elif ($busy // 0) <= 0 then "none: no busy share measured on the server CPU"
-     else "handled connections/s at the knee / the server CPU's busy share while the load ran there (the daemon and its kernel work, STEER=rps)" end) as $rule
+     elif $k == null then "none: no busy share measured on the server CPU"
+     else "handled connections/s over the server CPU's busy share while the load ran (the daemon and its kernel work, STEER=rps), the best of the valid points up to the knee whose daemons were at their CPU cap" end) as $rule
   | ($rule | startswith("none") | not) as $ok
-  | (if $ok then ($k.handled_rate / ($busy / 100) | round) else null end) as $per
+  | (if $ok then ($k.handled_rate / ($k.load.server_cpu_busy_pct / 100) | round) else null end) as $per
+  | (if $ok then $k else $kn end) as $p
   | {budget: ($settings.cpu_budget // null), daemon_cap_pct: $cap, steer: ($settings.steer // null),
+     knee_rate: ($kn.offered_rate // null),
      # the budget's longest pause (period - quota) against what fills the
-     # backlog at the knee's rate per server: far below it, the throttle
-     # itself cannot overflow the accept queue
+     # backlog at that rate per server: far below it, the throttle itself
+     # cannot overflow the accept queue
      longest_pause_bound_us: ($settings.cpu_pause_bound_us // null),
-     backlog_fill_us: (if $k != null and ($k.per_server_rate // 0) > 0 then ($settings.backlog / $k.per_server_rate * 1e6 | round) else null end),
-     throttle: ($k.throttle // null),
-     at_rate: ($k.offered_rate // null), handled_rate: ($k.handled_rate // null), fail_ratio: ($k.fail_ratio // null),
-     server_cpu_busy_pct: $busy, daemon_cpu_pct: $dpct, daemon_saturated: $saturated,
-     client_cpu_busy_pct: $cbusy,
-     generator_headroom_pct: (if $cbusy != null then (100 - $cbusy | round1) else null end),
-     generator_headroom_ok: (if $cbusy != null then (100 - $cbusy) >= 30 else null end),
+     backlog_fill_us: (if $p != null and ($p.per_server_rate // 0) > 0 then ($settings.backlog / $p.per_server_rate * 1e6 | round) else null end),
+     throttle: ($p.throttle // null),
+     at_rate: ($p.offered_rate // null), handled_rate: ($p.handled_rate // null), fail_ratio: ($p.fail_ratio // null),
+     server_cpu_busy_pct: ($p.load.server_cpu_busy_pct // null), daemon_cpu_pct: ($p.load.daemon_cpu_pct // null),
+     daemon_saturated: $saturated,
+     client_cpu_busy_pct: ($p.load.client_cpu_busy_pct // null),
+     generator_headroom_pct: (($p.load.client_cpu_busy_pct // null) | if . != null then (100 - . | round1) else null end),
+     generator_headroom_ok: (($p.load.client_cpu_busy_pct // null) | if . != null then (100 - .) >= 30 else null end),
      conn_per_cpu: $per,
      demand_us: $demand,
      demand_per_cpu: (if $demand != null and $demand > 0 then (1e6 / $demand | round) else null end),
