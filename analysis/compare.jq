@@ -23,17 +23,25 @@ def server_row($kind):
      name: ($tb.server.name // $kind), version: ($tb.server.version // null),
      listen_backlog: ($tb.server.listen_backlog // null),
      minimal_responses: ($tb.server.minimal_responses // null),
+     # the servers' CPU budget (SERVER_CPU; null: none): a per-CPU figure
+     # below is a projection from it
+     cpu_budget: ($tb.server.cpu_budget.budget // null),
      repetitions: ($reps | length),
      udp: {statuses: statuses(.udp),
            ceiling_qps: figure(.udp; .udp.ceiling_qps),
            # the range of sent rates around each repetition's ceiling
            ceiling_low_qps: figure(.udp; .udp.ceiling_low_qps // null),
            ceiling_high_qps: figure(.udp; .udp.ceiling_high_qps // null),
+           # answers/s per CPU of the server (udp-rules.jq per_cpu; null
+           # unless the server was shown to be the limit)
+           qps_per_cpu: figure(.udp; .udp.per_cpu.qps_per_cpu // null),
            caused_by: [.[] | select(ok(.udp)) | (.udp.verdict.caused_by // null)],
            verdicts: [.[] | select(ok(.udp)) | (.udp.verdict.summary // .udp.verdict // null)]},
      tcp: {statuses: statuses(.tcp),
            knee_0_1pct: figure(.tcp; .tcp.fail_0_1pct.rate // null),
            max_handled: figure(.tcp; .tcp.max_handled.handled_rate // null),
+           # connections/s per CPU of the server (rules.jq per_cpu)
+           conn_per_cpu: figure(.tcp; .tcp.per_cpu.conn_per_cpu // null),
            server_capacity: [.[] | select(ok(.tcp)) | (.tcp.verdict.server_capacity // false)],
            verdicts: [.[] | select(ok(.tcp)) | (.tcp.verdict.summary // null)]},
      sizes: {statuses: statuses(.sizes),
@@ -63,11 +71,12 @@ def sections_table:
 # compare_table: the '#'-headed table (medians, min and max over the
 # repetitions) gnuplot and the report read.
 def compare_table:
-  "# server,version,repetitions,udp_ceiling_median,udp_ceiling_min,udp_ceiling_max,tcp_knee_median,tcp_knee_min,tcp_knee_max,bytes_out_unsigned_median,bytes_out_signed_median,bytes_out_signed_min,bytes_out_signed_max,udp_ceiling_low_min,udp_ceiling_high_max",
+  "# server,version,repetitions,udp_ceiling_median,udp_ceiling_min,udp_ceiling_max,tcp_knee_median,tcp_knee_min,tcp_knee_max,bytes_out_unsigned_median,bytes_out_signed_median,bytes_out_signed_min,bytes_out_signed_max,udp_ceiling_low_min,udp_ceiling_high_max,cpu_budget,udp_qps_per_cpu_median,tcp_conn_per_cpu_median",
   (.servers[] | [.server, .version, .repetitions,
                  .udp.ceiling_qps.median, .udp.ceiling_qps.min, .udp.ceiling_qps.max,
                  .tcp.knee_0_1pct.median, .tcp.knee_0_1pct.min, .tcp.knee_0_1pct.max,
                  .sizes.bytes_per_query_out_unsigned.median, .sizes.bytes_per_query_out_signed.median,
                  .sizes.bytes_per_query_out_signed.min, .sizes.bytes_per_query_out_signed.max,
-                 .udp.ceiling_low_qps.min, .udp.ceiling_high_qps.max]
+                 .udp.ceiling_low_qps.min, .udp.ceiling_high_qps.max,
+                 .cpu_budget, .udp.qps_per_cpu.median, .tcp.conn_per_cpu.median]
                 | map(if . == null then "" else tostring end) | join(","));

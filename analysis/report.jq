@@ -348,7 +348,7 @@ def compare_section($b):
     + status_text($e; "the comparison of servers")
     + (if $s == null then "" else
         "<p>Each figure is the median over the repetitions, with the lowest and the highest beside it; a figure that moved more than 5 % from its median is marked <b>moved &gt;5 %</b>, not averaged away.</p>"
-        + "<table class=\"cmp\"><tr><th>server</th><th>version</th><th>listen backlog</th><th>minimal responses</th><th>repetitions</th><th>UDP ceiling unshaped (answers/s)</th><th>UDP ceiling's range, sent q/s (lowest held, highest first failure)</th><th>TCP knee, 0.1 % failed (conn/s)</th><th>bytes per query out, unsigned</th><th>signed</th><th>growth</th></tr>"
+        + "<table class=\"cmp\"><tr><th>server</th><th>version</th><th>listen backlog</th><th>minimal responses</th><th>repetitions</th><th>UDP ceiling unshaped (answers/s)</th><th>UDP ceiling's range, sent q/s (lowest held, highest first failure)</th><th>TCP knee, 0.1 % failed (conn/s)</th><th>bytes per query out, unsigned</th><th>signed</th><th>growth</th><th>server CPU budget</th><th>UDP answers/s per CPU (projection)</th><th>TCP conn/s per CPU (projection)</th></tr>"
         + ([$s.servers | to_entries[] | .key as $i
             | def fig($path; $round): ($s | getpath(["servers",$i] + $path)) as $v
                 | if ($v.n // 0) == 0 then nm
@@ -362,7 +362,10 @@ def compare_section($b):
               + "<td>\(fig(["tcp","knee_0_1pct"]; null))</td>"
               + "<td>\(fig(["sizes","bytes_per_query_out_unsigned"]; null))</td>"
               + "<td>\(fig(["sizes","bytes_per_query_out_signed"]; null))</td>"
-              + "<td>\(fig(["sizes","growth_vs_unsigned"]; 3))</td></tr>"] | join(""))
+              + "<td>\(fig(["sizes","growth_vs_unsigned"]; 3))</td>"
+              + "<td>\(val($s; $f; ["servers",$i,"cpu_budget"]))</td>"
+              + "<td>\(fig(["udp","qps_per_cpu"]; null))</td>"
+              + "<td>\(fig(["tcp","conn_per_cpu"]; null))</td></tr>"] | join(""))
         + "</table>"
         + "<h3>TCP verdicts</h3><p>Where each server's TCP sweep lost its first work, per repetition. Only a knee the verdict gives to the server is the server's capacity; a knee of the rig (the generator, a stall from outside, the players) says what this machine could measure, not what the server can do.</p><ul>"
         + ([$s.servers | to_entries[] | .key as $i | .value.tcp.verdicts | to_entries[] | .key as $j
@@ -487,8 +490,8 @@ def dot_section($b):
     + figures($e) + tables($e; [])
     + "</section>"
   end;
-# sizes_matrix_section: the DNSSEC sizing matrix (analysis/sizes-matrix,
-# issue 18): per cell bytes per query, TC share, answer sizes, the DNSKEY
+# sizes_matrix_section: the DNSSEC sizing matrix (analysis/sizes-matrix):
+# per cell bytes per query, TC share, answer sizes, the DNSKEY
 # answer, and against each link speed which ceiling an instance hits first.
 def sizes_matrix_section($b):
   $b.exps["sizes-matrix"] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
@@ -540,6 +543,30 @@ def sizes_matrix_section($b):
 
 # ------------------------------------------------------------ page
 
+# per_cpu_section: "Capacity per CPU of this host", when any experiment ran
+# its servers under a CPU budget (SERVER_CPU): each experiment's figure
+# per CPU, or why it has none. Shown only then.
+def per_cpu_section($b):
+  ( [ ($b.exps["udp-unshaped"] | select(.summary.per_cpu != null)
+       | {name: "UDP, unshaped", s: .summary, f: .file, path: ["per_cpu"], fig: "qps_per_cpu", unit: "answers/s"}),
+      (["1p1s","2p1s","2p2s"][] as $c | ($b.exps.tcp.subs[$c] // null) | select(. != null and .summary.per_cpu != null)
+       | {name: "TCP, \($c)", s: .summary, f: "tcp/\($c)/summary.json", path: ["per_cpu"], fig: "conn_per_cpu", unit: "connections/s"}),
+      (["full","resume"][] as $k | $b.exps.dot | select(.summary != null) | .summary as $d | .file as $df
+       | ($d[$k].configs // {}) | keys[] as $c | select($d[$k].configs[$c].budget != null)
+       | {name: "DoT, \(if $k == "full" then "full handshakes" else "resumed" end), \($c)", s: $d, f: $df,
+          path: [$k,"configs",$c], fig: "handshakes_per_cpu", unit: "handshakes/s", budget_key: "budget", rule_key: "per_cpu_rule"}) ]
+    | map(select(. as $r | $r.s | getpath($r.path + [$r.budget_key // "budget"]) | type == "number")) ) as $rows
+  | if ($rows | length) == 0 then "" else
+      "<section id=\"per-cpu\"><h2>Capacity per CPU of this host</h2>"
+      + "<p><b>Method.</b> On this machine the rig (generator, router, switch) runs out before a whole-CPU server, so the servers ran under a CPU budget (SERVER_CPU: each daemon may use that share of a CPU) that makes them the bottleneck; the figure per CPU is the rate the server handled over the server CPU's busy share while the load ran (the daemon and, with its receive path steered to its CPU, its kernel work), only where the server's CPU was what ran out and the generator kept its schedule. It is a projection to a whole CPU, not a measurement of one, and it depends on the budget (docs/tcp.md, docs/methodology.md: the method's validation across budgets).</p>"
+      + "<table class=\"cmp\"><tr><th>experiment</th><th>server CPU budget</th><th>per CPU (projection)</th><th>unit</th><th>or why none</th></tr>"
+      + ([$rows[] | . as $r
+          | "<tr><th>\($r.name | esc)</th><td>\(val($r.s; $r.f; $r.path + [$r.budget_key // "budget"]))</td>"
+            + "<td>\(val($r.s; $r.f; $r.path + [$r.fig]; 0; null))</td><td>\($r.unit)</td>"
+            + "<td>\(if ($r.s | getpath($r.path + [$r.fig])) | type == "number" then "" else val($r.s; $r.f; $r.path + [$r.rule_key // "rule"]) end)</td></tr>"] | join(""))
+      + "</table></section>"
+    end;
+
 # (the page has no try: see at in report-lib.jq)
 def page:
 
@@ -564,7 +591,7 @@ def page:
   | (if $cmp then "" else
     "<p>Experiments: " + ([ $experiments[] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n" end)
   + findings_section($b; if $cmp then [] else $experiments end) + "\n"
-  + bench_section + "\n" + compare_section($b) + "\n" + testbed_section + "\n"
+  + bench_section + "\n" + compare_section($b) + "\n" + per_cpu_section($b) + "\n" + testbed_section + "\n"
   + (if shown("udp") then udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n" else "" end)
   + (if shown("udp-unshaped") then udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n" else "" end)
   + (if shown("sizes") then sizes_section($b) + "\n" else "" end)

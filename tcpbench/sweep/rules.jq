@@ -193,7 +193,7 @@ def per_cpu($settings):
      | max_by(.handled_rate / .load.server_cpu_busy_pct)) as $k
   | ($kn != null and ($kn | saturated)) as $saturated
   | ([$v[] | select($c.rate == null or .offered_rate < $c.rate)
-      | select(.load != null and (saturated | not) and (.handled_rate // 0) > 0)
+      | select((.load.server_cpu_busy_pct | type) == "number" and (saturated | not) and (.handled_rate // 0) > 0)
       | .load.server_cpu_busy_pct / 100 * 1e6 / .handled_rate] | sort
      | if length > 0 then .[length / 2 | floor] | round1 else null end) as $demand
   | ($k.load.client_cpu_busy_pct // null) as $cbusy
