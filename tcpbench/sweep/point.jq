@@ -53,11 +53,8 @@ def overflow_samples:
   | [$r.series // [] | .[]
      | ([$r.servers[] as $x | .ns[$x].TcpExtListenOverflows | nz] | add // 0) as $o
      | select($o > 0)
-     | ([$r.cpus.server[] as $c | .cpu[$c].wall_ms // empty] | max // 0) as $wall
      | {t, overflows: $o,
-        server_cpu_busy_pct: ([$r.cpus.server[] as $c | .cpu[$c] // {} | select(.wall_ms > 0) | .busy_ms * 100 / .wall_ms] | max // null),
-        # the server daemons' own CPU in that sample (their cgroups), percent of one CPU
-        daemon_cpu_pct: (if $wall > 0 then ([$r.servers[] as $x | .cgroup[$x] | nz] | add // 0) * 100 / $wall else null end)}];
+        server_cpu_busy_pct: ([$r.cpus.server[] as $c | .cpu[$c] // {} | select(.wall_ms > 0) | .busy_ms * 100 / .wall_ms] | max // null)}];
 
 # load_sums: one run's CPU over the samples of its load (load_window_s:
 # from the first whole sample after the players started to the end of the
@@ -190,12 +187,6 @@ def point($settings):
      overflow_samples: ([$runs[] | overflow_samples[]] | length),
      overflow_server_cpu_busy_median: ([$runs[] | overflow_samples[] | .server_cpu_busy_pct // empty] | sort
                                        | if length > 0 then .[length / 2 | floor] | round else null end),
-     # the daemons' CPU while their queue overflowed: at their cap (budget
-     # or whole CPU) the daemon ran out of CPU; below it, it stopped
-     # accepting with CPU to spare (the point's own daemon_cpu_pct is over
-     # the whole run, timeouts' tail included, so it understates this)
-     overflow_daemon_cpu_median: ([$runs[] | overflow_samples[] | .daemon_cpu_pct // empty] | sort
-                                  | if length > 0 then .[length / 2 | floor] * 10 | round / 10 else null end),
      reruns: ([$runs[] | .reruns // [] | .[]])}
   # why an error point is one, in words
   + ([$runs[] | .rep as $rep

@@ -97,11 +97,6 @@ def accept_queue_cause($settings):
        because: ("no stall long enough, but while the load ran the server CPU was \($p.load.server_cpu_busy_pct // $p.server.cpu_busy_pct)% busy and the daemons used \($p.load.daemon_cpu_pct // $p.server.daemon_cpu_pct)% of a CPU"
                  + (if $settings.cpu_budget != null then ", their budget being \(daemon_cap_pct($settings))%" else "" end)
                  + ": the daemon does not accept as fast as connections arrive")}
-    elif (($p.overflow_samples // 0) > 0 and ($p.overflow_daemon_cpu_median // 0) >= 0.9 * daemon_cap_pct($settings)) then
-      {mechanism: "cpu", caused_by: "server", stall_needed_ms: $need,
-       because: ("no stall long enough, but in the \($p.overflow_samples) samples (100 ms) in which the accept queue overflowed the daemons used \($p.overflow_daemon_cpu_median)% of a CPU (median), at least 90 % of the \(daemon_cap_pct($settings))% they may use"
-                 + (if $settings.cpu_budget != null then " (their budget)" else "" end)
-                 + ": the daemon does not accept as fast as connections arrive")}
     elif (($p.overflow_samples // 0) > 0 and $p.overflow_server_cpu_busy_median != null and $p.overflow_server_cpu_busy_median < 90) then
       {mechanism: "daemon_stall", caused_by: "server", stall_needed_ms: $need,
        because: "a stall of the server daemon: the accept queue overflowed in \($p.overflow_samples) samples (100 ms) in which the server CPU was \($p.overflow_server_cpu_busy_median)% busy (median) and no CPU stall long enough was seen: the daemon stopped accepting with CPU to spare (stopped, blocked, or at its TCP client limit of \($settings.tcp_count))"}
@@ -181,7 +176,7 @@ def knee_verdict($settings):
 # valid points below the knee whose daemons were below 90 % of their cap;
 # 1e6 / D us is the rate one CPU would carry.
 def per_cpu($settings):
-  . as $pts | knee_verdict($settings) as $vd | valid_points as $v | crossing(0.001) as $c
+  knee_verdict($settings) as $vd | valid_points as $v | crossing(0.001) as $c
   | daemon_cap_pct($settings) as $cap
   | def saturated: (.load.daemon_cpu_pct // null) as $d | $d != null and $d >= 0.9 * $cap;
     ([$v[] | select(.offered_rate == $c.rate)][0]) as $kn
@@ -196,7 +191,6 @@ def per_cpu($settings):
       | select((.load.server_cpu_busy_pct | type) == "number" and (saturated | not) and (.handled_rate // 0) > 0)
       | .load.server_cpu_busy_pct / 100 * 1e6 / .handled_rate] | sort
      | if length > 0 then .[length / 2 | floor] | round1 else null end) as $demand
-  | ($k.load.client_cpu_busy_pct // null) as $cbusy
   | (if $kn == null or ($vd.knee | not) then "none: no knee among the valid points"
      elif $c.at_lowest_rate then "none: the knee is at the lowest rate measured (\($c.rate)/s, \($kn.fail_ratio * 100 | round1) % failed), so how far beyond it the point lies is unknown: start the sweep lower (TCP_START)"
      elif $vd.caused_by != "server" then "none: the knee is not the server's (\($vd.caused_by))"
