@@ -86,12 +86,15 @@ answer_size_table() {
 # measured) or failed (the error die recorded, else the exit code); then
 # the scratch directory (WORK) goes, the testbed is released and the run
 # exits RC. Callers define write_summary STATUS MESSAGE and write_interrupted,
-# and set EXP_DIR, SCHEMA, INTERRUPTED and STATUS_WRITTEN.
+# and set EXP_DIR, SCHEMA, INTERRUPTED and STATUS_WRITTEN. An interrupt
+# whose handler bash lost (scripts/lib/interrupt.sh) ends as one the handler
+# saw: interrupted, exit 130.
 replay_finish() {
     local rc=$1 err
     [ -n "$REPLAY_PID" ] && stop_replay
     capture_stop_all 2>/dev/null || true
     err=$(last_error)
+    if [ "$INTERRUPTED" = 0 ] && [ "$rc" -ne 0 ] && interrupt_witnessed; then INTERRUPTED=1 rc=130; fi
     if [ -n "$EXP_DIR" ] && [ "$STATUS_WRITTEN" = 0 ]; then
         if [ "$INTERRUPTED" = 1 ]; then
             write_interrupted
@@ -103,5 +106,6 @@ replay_finish() {
     fi
     [ -n "$WORK" ] && rm -rf "$WORK"
     exp_testbed_release
+    interrupt_disarm
     exit "$rc"
 }
