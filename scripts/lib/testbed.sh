@@ -664,25 +664,57 @@ tb_start_snmpd() {
     local dir="$TB_STATE/snmpd"
     mkdir -p "$dir"
     tb_pid_alive "$dir/snmpd.pid" && return 0
+    # The write community reaches only the agent's cache timeouts
+    # (NET-SNMP-AGENT-MIB nsCacheTimeout), from the switch's own loopback.
     cat > "$dir/snmpd.conf" <<EOF
 agentAddress udp:127.0.0.1:161
 rocommunity public 127.0.0.1
+rwcommunity rbcache 127.0.0.1 $TB_SNMP_CACHE_TIMEOUT_OID
 EOF
+    rm -f "$dir/cache-timeout"
     SNMP_PERSISTENT_DIR="$dir" in_ns switch snmpd -C -c "$dir/snmpd.conf" -M /nonexistent -m "" \
         -p "$dir/snmpd.pid" -Lf "$dir/snmpd.log"
     tb_wait_for "snmpd in $(ns_of switch)" tb_snmp_ready
+    tb_snmp_cache_off "$dir"
+}
+
+# net-snmp keeps the interface table (ifTable, which ifXTable reads too) in
+# a cache for 3 s. With its timeout at 0 every reading is the kernel's
+# counter of that moment (test 12 compares them with sysfs), and no
+# reading needs to wait; the timeout read back is kept in
+# DIR/cache-timeout for snmp_settle.
+TB_SNMP_CACHE_TIMEOUT_OID=.1.3.6.1.4.1.8072.1.5.3.1.2
+TB_SNMP_IFTABLE_OID=1.3.6.1.2.1.2.2     # the row index: the cache's OID
+tb_snmp_cache_off() {
+    local t
+    nsx switch snmpset -M /nonexistent -m "" -v2c -c rbcache -t 1 -r 1 127.0.0.1 \
+        "$TB_SNMP_CACHE_TIMEOUT_OID.$TB_SNMP_IFTABLE_OID" i 0 >/dev/null 2>&1 || true
+    t=$(nsx switch snmpget -M /nonexistent -m "" -v2c -c public -t 1 -r 1 -Oqv 127.0.0.1 \
+        "$TB_SNMP_CACHE_TIMEOUT_OID.$TB_SNMP_IFTABLE_OID" 2>/dev/null || true)
+    if [ "$t" = 0 ]; then echo 0 > "$1/cache-timeout"
+    else warn "snmpd's interface cache could not be turned off (timeout '${t:-unread}'): each SNMP reading waits ${SNMP_SETTLE_S:-4} s"
+    fi
+}
+
+# snmp_settle: the seconds an SNMP reading waits before it is taken:
+# SNMP_SETTLE_S when set; else 0 when the agent's interface cache is off,
+# 4 (longer than its 3 s) when it is not.
+snmp_settle() {
+    if [ -n "${SNMP_SETTLE_S:-}" ]; then echo "$SNMP_SETTLE_S"
+    elif [ "$(cat "$TB_STATE/snmpd/cache-timeout" 2>/dev/null)" = 0 ]; then echo 0
+    else echo 4
+    fi
 }
 
 tb_snmp_ready() {
     nsx switch snmpget -M /nonexistent -m "" -v2c -c public -t 1 -r 0 -Oqv 127.0.0.1 1.3.6.1.2.1.1.3.0 >/dev/null 2>&1
 }
 
-# snmp_octets IFINDEX in|out: ifHCInOctets / ifHCOutOctets of a switch port.
-# net-snmp caches the interface table for 3 s (nsCacheTable), so a reading
-# first waits SNMP_SETTLE_S (default 4) for the cache to expire: the value
-# returned is then never older than the traffic that came before the call.
+# snmp_octets IFINDEX in|out: ifHCInOctets / ifHCOutOctets of a switch port,
+# never older than the traffic that came before the call: taken after
+# snmp_settle's wait (none while the agent's cache is off).
 snmp_octets() {
-    sleep "${SNMP_SETTLE_S:-4}"
+    sleep "$(snmp_settle)"
     local oid
     case $2 in in) oid=1.3.6.1.2.1.31.1.1.1.6 ;; out) oid=1.3.6.1.2.1.31.1.1.1.10 ;; *) return 1 ;; esac
     nsx switch snmpget -M /nonexistent -m "" -v2c -c public -t 2 -r 1 -Oqv 127.0.0.1 "$oid.$1"
