@@ -768,8 +768,15 @@ tb_server_program() { srv "$SERVER" program; }
 
 # tb_server_stats_json ROLE: the daemon's own counters (srv_stats_json):
 # {"queries": N, "udp": N, "tcp": N, "counters": {...}}, {} when it does
-# not answer within 3 s (stopped, stalled).
-tb_server_stats_json() { srv_stats_json "$SERVER" "$1" "$TB_STATE/$1"; }
+# not answer within 3 s (stalled), and at once when its main process is
+# stopped (SIGSTOP: it cannot answer).
+tb_server_stats_json() {
+    local pid state=""
+    pid=$(cat "$TB_STATE/$1/server.pid" 2>/dev/null) || pid=""
+    [[ $pid =~ ^[0-9]+$ ]] && state=$(ps -o stat= -p "$pid" 2>/dev/null)
+    if [[ $state == T* ]]; then echo '{}'; return 0; fi
+    srv_stats_json "$SERVER" "$1" "$TB_STATE/$1"
+}
 
 tb_stop_pidfile() {
     local pidfile=$1 pid i
