@@ -53,6 +53,10 @@ build-deps:
 	    pkg-config --exists $${p%%:*} || { echo "missing $${p#*:}: run make deps" >&2; exit 1; }; \
 	done
 
+# What make check builds before its tests (the *.mk files add theirs),
+# two jobs at a time.
+CHECK_BUILD := all san unit-tests
+
 include $(sort $(wildcard */*.mk))
 
 
@@ -69,12 +73,14 @@ deps:
 
 # Every test: C unit tests (sanitized), then the integration tests that
 # run the real programs on the testbed. CHECK=pattern runs a subset.
-check: all san unit-tests
+check:
+	@$(MAKE) --no-print-directory -j2 $(CHECK_BUILD)
 	@scripts/check $(UNIT_TESTS)
 
 # The whole suite N times in a row: every test that failed at least once.
 N ?= 3
-check-repeat: all san unit-tests
+check-repeat:
+	@$(MAKE) --no-print-directory -j2 $(CHECK_BUILD)
 	@CLEAN=$(CLEAN) scripts/check-repeat $(N) $(UNIT_TESTS)
 
 testbed-up:

@@ -86,7 +86,7 @@ fuzz-seeds: udpreplay/build/from-pcap
 
 # make check replays the regression inputs and runs each harness briefly
 # (analysis/fuzz/tests/).
-check: fuzz-build
+CHECK_BUILD += fuzz-build
 
 clean: fuzz-clean
 .PHONY: fuzz-clean

@@ -29,4 +29,4 @@ nsd-backlog-clean:
 	rm -rf $(NSD_REBUILT_DIR)
 
 # The test of the rebuilt NSD (scripts/tests/15-nsd-backlog.test) needs it.
-check: nsd-backlog
+CHECK_BUILD += nsd-backlog
