@@ -543,6 +543,26 @@ def sizes_matrix_section($b):
 
 # ------------------------------------------------------------ page
 
+# budget_validation: whether a figure per CPU scales to a whole CPU, as
+# measured with these results (udpreplay/budget-bench: the unshaped UDP
+# ceiling per CPU at several budgets), or that it was not measured.
+def budget_validation($v):
+  $v.summary as $s | $v.file as $f
+  | "<p><b>Validation across budgets.</b> "
+  + if $s == null then
+      "Not measured with these results: <code>make udp-budget-validation RB_RUN=&lt;this directory&gt;</code> measures the unshaped UDP ceiling per CPU at several budgets, repetitions interleaved; the figures above hold for a whole CPU only if those agree (docs/methodology.md).</p>"
+    else
+      "The unshaped UDP ceiling per CPU at the budgets below, \(val($s; $f; ["settings","reps"])) repetitions each, interleaved (udpreplay/budget-bench\(if $s.status != "ok" then ", \(val($s; $f; ["status"])): from the runs measured" else "" end)): "
+      + val($s; $f; ["rule"]) + ". The spread of the medians is " + val($s; $f; ["spread_pct"]) + " % against a goal of " + val($s; $f; ["goal_pct"]) + " %"
+      + (if $s.validated then "." else "; the figures above are this budget's, not a whole CPU's." end) + "</p>"
+      + "<table class=\"cmp\"><tr><th>server CPU budget</th><th>runs</th><th>answers/s per CPU: min</th><th>median</th><th>max</th></tr>"
+      + ([range(0; $s.by_budget | length) as $i
+          | "<tr><td>\(val($s; $f; ["by_budget",$i,"budget"]))</td><td>\(val($s; $f; ["by_budget",$i,"runs"]))</td>"
+            + "<td>\(val($s; $f; ["by_budget",$i,"qps_per_cpu","min"]; 0; null))</td><td>\(val($s; $f; ["by_budget",$i,"qps_per_cpu","median"]; 0; null))</td>"
+            + "<td>\(val($s; $f; ["by_budget",$i,"qps_per_cpu","max"]; 0; null))</td></tr>"] | join(""))
+      + "</table>"
+    end;
+
 # per_cpu_section: "Capacity per CPU of this host", when any experiment ran
 # its servers under a CPU budget (SERVER_CPU): each experiment's figure
 # per CPU, or why it has none. Shown only then.
@@ -556,15 +576,19 @@ def per_cpu_section($b):
        | {name: "DoT, \(if $k == "full" then "full handshakes" else "resumed" end), \($c)", s: $d, f: $df,
           path: [$k,"configs",$c], fig: "handshakes_per_cpu", unit: "handshakes/s", budget_key: "budget", rule_key: "per_cpu_rule"}) ]
     | map(select(. as $r | $r.s | getpath($r.path + [$r.budget_key // "budget"]) | type == "number")) ) as $rows
-  | if ($rows | length) == 0 then "" else
+  | ($b.exps["budget-validation"] // {}) as $v
+  | if ($rows | length) == 0 and $v.summary == null then "" else
       "<section id=\"per-cpu\"><h2>Capacity per CPU of this host</h2>"
       + "<p><b>Method.</b> On this machine the rig (generator, router, switch) runs out before a whole-CPU server, so the servers ran under a CPU budget (SERVER_CPU: each daemon may use that share of a CPU) that makes them the bottleneck; the figure per CPU is the rate the server handled over the server CPU's busy share while the load ran (the daemon and, with its receive path steered to its CPU, its kernel work), only where the server's CPU was what ran out and the generator kept its schedule. It is a projection to a whole CPU, not a measurement of one, and it depends on the budget (docs/tcp.md, docs/methodology.md: the method's validation across budgets).</p>"
-      + "<table class=\"cmp\"><tr><th>experiment</th><th>server CPU budget</th><th>per CPU (projection)</th><th>unit</th><th>or why none</th></tr>"
+      + budget_validation($v)
+      + (if ($rows | length) == 0 then "" else
+      "<table class=\"cmp\"><tr><th>experiment</th><th>server CPU budget</th><th>per CPU (projection)</th><th>unit</th><th>or why none</th></tr>"
       + ([$rows[] | . as $r
           | "<tr><th>\($r.name | esc)</th><td>\(val($r.s; $r.f; $r.path + [$r.budget_key // "budget"]))</td>"
             + "<td>\(val($r.s; $r.f; $r.path + [$r.fig]; 0; null))</td><td>\($r.unit)</td>"
             + "<td>\(if ($r.s | getpath($r.path + [$r.fig])) | type == "number" then "" else val($r.s; $r.f; $r.path + [$r.rule_key // "rule"]) end)</td></tr>"] | join(""))
-      + "</table></section>"
+      + "</table>" end)
+      + "</section>"
     end;
 
 # (the page has no try: see at in report-lib.jq)
