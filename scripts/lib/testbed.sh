@@ -773,7 +773,7 @@ tb_server_program() { srv "$SERVER" program; }
 tb_server_stats_json() {
     local pid state=""
     pid=$(cat "$TB_STATE/$1/server.pid" 2>/dev/null) || pid=""
-    [[ $pid =~ ^[0-9]+$ ]] && state=$(ps -o stat= -p "$pid" 2>/dev/null)
+    [[ $pid =~ ^[0-9]+$ ]] && state=$(ps -o stat= -p "$pid" 2>/dev/null || true)
     if [[ $state == T* ]]; then echo '{}'; return 0; fi
     srv_stats_json "$SERVER" "$1" "$TB_STATE/$1"
 }
