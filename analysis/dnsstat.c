@@ -1,5 +1,5 @@
 /*
- * dnsstat.c -- DNS traffic statistics of a capture file (issue 6): rcodes,
+ * dnsstat.c -- DNS traffic statistics of a capture file: rcodes,
  * message and frame sizes, EDNS/DO per rcode, queries' EDNS UDP sizes,
  * qtypes. Options and the packet loop; decoding is in capture.c and
  * tcpflow.c, DNS facts in dnsmsg.c (ldns), counting in stats.c, printing

@@ -1,4 +1,4 @@
-# analysis/dnsstat.mk: the capture analyser dnsstat (issue 6) and its unit
+# analysis/dnsstat.mk: the capture analyser dnsstat and its unit
 # tests. See docs/dnsstat.md.
 
 DNSSTAT_LIBS := $(shell pkg-config --libs ldns libpcap 2>/dev/null || echo -lldns -lpcap)

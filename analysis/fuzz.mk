@@ -1,5 +1,5 @@
 # analysis/fuzz.mk: libFuzzer harnesses for the parsers that read outside
-# input (issue 17). Harnesses, seed corpora, regression inputs and tests
+# input. Harnesses, seed corpora, regression inputs and tests
 # live in analysis/fuzz/; see analysis/fuzz/README.md and
 # docs/reliability.md, "Fuzzing".
 #

@@ -1,4 +1,4 @@
-# analysis/sizes-matrix.mk: the DNSSEC sizing matrix (issue 18): zone states
+# analysis/sizes-matrix.mk: the DNSSEC sizing matrix: zone states
 # x query profiles x EDNS buffer sizes. See docs/sizes-matrix.md.
 #   make sizes-matrix [SCALE=smoke|quick|full] [MATRIX_CELLS="root:root-2016:512 ..."]
 #                     [MATRIX_QUERIES=N] [MATRIX_PPS=4000] [MATRIX_CEILING_RUN=dir]

@@ -1,4 +1,4 @@
-# analysis/sizes.mk: the response-size experiment (issue 6; paper §3,
+# analysis/sizes.mk: the response-size experiment (paper §3,
 # Tables 2-5, Figure 4). See docs/sizes.md.
 #   make sizes [SCALE=smoke|quick|paper] [VARIANTS="unsigned ecdsap256 ..."]
 #              [SIZES_PPS=4000] [SIZES_QUERIES=N] [SIZES_BIG_QUERIES=N]

@@ -1,4 +1,4 @@
-# analysis/target.mk: the target guard (issue 16): analysis/target.c, the
+# analysis/target.mk: the target guard: analysis/target.c, the
 # one rule of where rootbench may send, linked by tcpbench; target-check,
 # the same rule for the shell scripts (scripts/lib/target.sh). See
 # docs/methodology.md, "Where rootbench sends".

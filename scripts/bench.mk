@@ -1,4 +1,4 @@
-# bench.mk: the main job and the report (issue 9).
+# bench.mk: the main job and the report.
 #   make bench [SCALE=smoke|quick|paper]   build, testbed up, zones, every
 #        experiment, testbed down, report -> results/<UTC stamp>/ (results/latest)
 #   make report [RESULTS=dir]              (re)write dir/report.html (default results/latest)

@@ -1,6 +1,6 @@
 /*
  * tcpbench.c -- main: a DNS-over-TCP connection-rate generator for the
- * root-server capacity benchmarks (issue 8). One new TCP (or, with --tls,
+ * root-server capacity benchmarks. One new TCP (or, with --tls,
  * TLS: tls.h) connection per query (or per --queries-per-conn queries), open loop in absolute time, with the paper's self-check that
  * every connection started within a margin of its scheduled time, spread
  * over worker processes (worker.h) whose results are merged here.

@@ -1,4 +1,4 @@
-# tcpbench.mk -- the DNS-over-TCP connection-rate generator (issue 8).
+# tcpbench.mk -- the DNS-over-TCP connection-rate generator.
 # Included by the top Makefile; see docs/tcpbench.md.
 
 TCPB_LIBS := $(shell pkg-config --libs libevent ldns openssl 2>/dev/null) -lm

@@ -1,4 +1,4 @@
-# udpreplay: query traffic for the UDP (and TCP) experiments (issue 4).
+# udpreplay: query traffic for the UDP (and TCP) experiments.
 #   make trace [N=1000000] [SEED=1] [PROFILE=root-2016] [RATE=2500] [CLIENTS=10000]
 #              [ZONE=zonefile] [TRACE_SET="-S key=value ..."]
 #              [FAMILY=4|6|both]   IPv4, IPv6 or half-IPv6 clients (docs/ipv6.md)
