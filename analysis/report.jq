@@ -429,8 +429,7 @@ def fam_rows($k; $e4; $e6):
 # family_section: every experiment run over IPv6 (<name>-v6/) beside its
 # IPv4 run (<name>/), figure by figure; nothing when none ran over IPv6.
 def family_section($b):
-  [["udp","udp","UDP ceiling on a shaped link"],["udp-unshaped","udp","UDP ceiling, unshaped"],["sizes","sizes","Response sizes"],
-   ["lb","lb","TCP load-balancer stickiness"],["tcp","tcp","TCP capacity"]] as $pairs
+  [$b.registry[] | select(.v6) | [.name, .labels, .title]] as $pairs
   | [$pairs[] | select($b.exps[.[0] + "-v6"].dir_exists // false)] as $ran
   | if ($ran | length) == 0 then "" else
     "<section id=\"family\"><h2>IPv4 and IPv6 side by side</h2>"
@@ -611,7 +610,7 @@ def page:
   # run" section for each of the others.
   + ($b.exps.compare.dir_exists) as $cmp
   | def shown($k): ($cmp | not) or $b.exps[$k].dir_exists;
-  [["udp","UDP ceiling (shaped link)"],["udp-unshaped","UDP ceiling (unshaped)"],["sizes","response sizes"],["sizes-matrix","DNSSEC sizes matrix"],["lb","load-balancer stickiness"],["tcp","TCP capacity"]] as $experiments
+  [$b.registry[] | select(.bench) | [.name, .short]] as $experiments
   | (if $cmp then "" else
     "<p>Experiments: " + ([ $experiments[] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n" end)
   + findings_section($b; if $cmp then [] else $experiments end) + "\n"

@@ -67,15 +67,17 @@ exp_servers_down() {
 # <run>/<name>-v6/, each summary.json with "family": 4 or 6
 # (docs/results.md).
 
-# The experiments that measure over one family only, and the reason: the
-# one place this is said. Such an experiment refuses another FAMILY
+# The experiments that measure over one family only, and the reason, from
+# the registry (scripts/lib/experiments.json: only_family, why), keyed by
+# the name each gives itself. Such an experiment refuses another FAMILY
 # (exp_family_parse NAME), and the bench runs its step once, in that
 # family (exp_family_only NAME).
-declare -gA EXP_FAMILY_ONLY=(
-    [sizes-matrix]="4:the matrix replays IPv4 traces; analysis/sizes FAMILY=6 measures what IPv6 adds"
-    [compare-servers]="4:its experiments' IPv4 results are what it compares"
-    [tcp-limits]="4:its TCP sweeps' IPv4 results are what it compares"
-)
+EXP_REGISTRY="$RB_TOP/scripts/lib/experiments.json"
+declare -gA EXP_FAMILY_ONLY=()
+while IFS=$'\t' read -r _name _only; do
+    EXP_FAMILY_ONLY[$_name]=$_only
+done < <(jq -r '.experiments[] | select(.only_family != null) | [(.command // .name), "\(.only_family):\(.why)"] | @tsv' "$EXP_REGISTRY")
+unset _name _only
 
 # exp_family_only NAME: the one family NAME measures in, or nothing (all).
 exp_family_only() { local v=${EXP_FAMILY_ONLY[$1]:-}; [ -z "$v" ] || echo "${v%%:*}"; }
