@@ -14,10 +14,10 @@
 # (the server's unshaped UDP ceiling; qps null = not measured).
 
 # Ethernet's per-frame cost on the wire that SNMP octets (frames without
-# FCS) leave out: FCS 4 + preamble and start delimiter 8 + inter-frame gap 12.
-def frame_overhead_bytes: 24;
+# FCS) leave out: frame_overhead_bytes.
+include "wire";
 
-# The issue's thresholds.
+# The checks' thresholds.
 def roll_dnskey_min_bytes: 1400;      # the KSK-roll DNSKEY answer is at least this
 def steady_dnskey_max_bytes: 1000;    # the steady-state one is below this
 def almost_none_tc_share: 0.01;       # "almost none" truncated at 4096

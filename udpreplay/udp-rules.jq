@@ -17,14 +17,16 @@
 
 include "layers";
 include "spread";
+include "wire";
 
 # A shaped link that carried at least this share of its rate was full.
 def link_full_ratio: 0.97;
 # A tbf queue that held this many milliseconds of the link's rate was full
 # (the testbed lets tbf queue 20 ms: scripts/lib/testbed.sh tb_configure_link).
 def link_queue_full_ms: 10;
-# Ethernet header 14, FCS 4 + preamble 8 + inter-frame gap 12.
-def answer_wire_overhead: 14 + 24;
+# An answer's frame on the wire beyond its IP packet: the Ethernet header,
+# FCS, preamble and inter-frame gap (wire.jq).
+def answer_wire_overhead: ethernet_header_bytes + frame_overhead_bytes;
 
 def round4: . * 10000 | round / 10000;
 
@@ -245,7 +247,7 @@ def lb_summary($s):
      losses_at_first_bad: ($all | losses_at_first_bad($s.threshold; $range)),
      max_good_answered_qps: ([$valid[] | select(.answer_ratio >= $s.threshold) | .answered_qps] | max),
      mean_answer_wire_bytes: (if $wire == null then null else ($wire * 10 | round / 10) end),
-     mean_answer_wire_bytes_source: "Listener nftables counter dns_answers over all valid points: IP bytes / packets + 14 (Ethernet header) + 24 (FCS 4 + preamble 8 + inter-frame gap 12)",
+     mean_answer_wire_bytes_source: "Listener nftables counter dns_answers over all valid points: IP bytes / packets + \(ethernet_header_bytes) (Ethernet header) + \(frame_overhead_bytes) (FCS, preamble and inter-frame gap)",
      link_bps: $s.link_bps,
      physics_check: physics_check($s; $ceil; $wire; $verdict),
      per_cpu: ($all | per_cpu($s; $range; $ceil; $verdict)),
