@@ -32,7 +32,7 @@ def server_row($kind):
            # the range of sent rates around each repetition's ceiling
            ceiling_low_qps: figure(.udp; .udp.ceiling_low_qps // null),
            ceiling_high_qps: figure(.udp; .udp.ceiling_high_qps // null),
-           # answers/s per CPU of the server (udp-rules.jq per_cpu; null
+           # answers/s per CPU of the server (udpreplay/udp/rules.jq per_cpu; null
            # unless the server was shown to be the limit)
            qps_per_cpu: figure(.udp; .udp.per_cpu.qps_per_cpu // null),
            caused_by: [.[] | select(ok(.udp)) | (.udp.verdict.caused_by // null)],

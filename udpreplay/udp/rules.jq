@@ -3,8 +3,8 @@
 # that held again above the first failure), which layer lost the first
 # answers and whether a full shaped link held the server back
 # (backpressure), the physics check against the link, and the summary of
-# one LB mode. udpreplay/udp and the fixture tests
-# (udpreplay/tests/15-udp-rules.test with udpreplay/testdata/rules/*.csv)
+# one LB mode. udpreplay/udp/run and the fixture tests
+# (udpreplay/udp/tests/10-rules.test with udpreplay/udp/testdata/*.csv)
 # both call these functions; nothing else restates them.
 #
 # A point is one row of points.csv as an object (csv_points): requested_qps,

@@ -2,7 +2,7 @@
 #   make udp [TRACE=pcap] [SWEEP=search|linear] [LB="l3 l4"] [LINK=100mbit] ...
 .PHONY: udp
 udp: analysis/target-check udpreplay/build/pcap-setmac
-	@udpreplay/udp
+	@udpreplay/udp/run
 
 # The capacity-per-CPU method's validation (a benchmark, not a test): the
 # unshaped UDP ceiling per CPU at several server CPU budgets, interleaved

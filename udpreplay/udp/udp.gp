@@ -1,5 +1,5 @@
 # udp.gp: the paper's Figures 2/3 (answered vs sent, answer ratio vs sent)
-# from the per-LB tables that analysis/udp-plot splits out of points.csv
+# from the per-LB tables that udpreplay/udp/plot splits out of points.csv
 # (columns: 1 lb, 3 achieved_qps, 9 answer_ratio, 10 answered_qps).
 # Variables: term, ext, dir, out, lbs (LB modes), link (b/s, 0 = unshaped),
 # wire (mean answer bytes on the wire), thr (answer-ratio threshold).
