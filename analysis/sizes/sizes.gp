@@ -1,6 +1,6 @@
 # sizes.gp: Figure 4 of the sizes experiment: the distribution of reply
 # sizes (DNS message length), one panel per run, side by side.
-# Called by analysis/sizes with -e:
+# Called by analysis/sizes/run with -e:
 #   datafile  reply_sizes.csv ('# size_lo,<run>,...': share of answers per bin)
 #   outfile, fmt (png|svg|pdf), titles (run names, space separated), n, binw,
 #   xmax, ymax (common axes: bytes, percent)

@@ -1,6 +1,6 @@
-# sizes-matrix.jq: the rules of the DNSSEC sizing matrix (analysis/sizes-matrix,
+# rules.jq: the rules of the DNSSEC sizing matrix (analysis/sizes-matrix/run,
 # docs/sizes-matrix.md), in one place, tested against fixture points
-# (analysis/tests/74-sizes-matrix-rules.test, analysis/testdata/sizes-matrix/).
+# (analysis/sizes-matrix/tests/74-sizes-matrix-rules.test, analysis/sizes-matrix/testdata/).
 #
 #   cell_derive($links; $ceiling)   one measured cell (.bytes_per_query_out, ...)
 #                                   plus its TC share and its ceiling analysis

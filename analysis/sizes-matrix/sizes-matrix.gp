@@ -1,5 +1,5 @@
 # sizes-matrix.gp: the figures of the DNSSEC sizing matrix, one per question,
-# drawn from its tables (analysis/sizes-matrix). Called with -e:
+# drawn from its tables (analysis/sizes-matrix/run). Called with -e:
 #   fig       bytes_by_zone | tc_by_edns | crossover
 #   datafile  that table (#-headed CSV, first column an index)
 #   outfile, fmt (png|svg|pdf), zs (tc_by_edns: the zone-state columns),
