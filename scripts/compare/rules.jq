@@ -1,4 +1,4 @@
-# compare.jq: the side-by-side comparison of server kinds (make
+# rules.jq: the side-by-side comparison of server kinds (make
 # compare-servers), from each server's own summaries; the only place its
 # rules are written. Input, per server kind, its repetitions in the order
 # they ran (the servers were interleaved: r1 of every kind, then r2, ...):
