@@ -11,7 +11,7 @@
 #define HEAD 14			/* length prefix + DNS header */
 #define KEEP_CAP 4096		/* buffer bytes a reused entry keeps */
 
-struct ds_tcpflow_entry {
+struct rb_tcpflow_entry {
 	uint32_t hash;
 	uint32_t hnext;			/* next entry in the bucket */
 	uint32_t lru_prev, lru_next;
@@ -27,7 +27,7 @@ struct ds_tcpflow_entry {
 };
 
 int
-ds_tcpflows_init(struct ds_tcpflows *t, size_t max, ds_tcpflow_msg_fn fn,
+rb_tcpflows_init(struct rb_tcpflows *t, size_t max, rb_tcpflow_msg_fn fn,
 	void *arg)
 {
 	size_t nb = 1;
@@ -58,7 +58,7 @@ ds_tcpflows_init(struct ds_tcpflows *t, size_t max, ds_tcpflow_msg_fn fn,
 }
 
 static uint32_t
-flow_hash(const struct ds_packet *p)
+flow_hash(const struct rb_packet *p)
 {
 	/* FNV-1a over the 4-tuple */
 	uint32_t h = 2166136261u;
@@ -73,8 +73,8 @@ flow_hash(const struct ds_packet *p)
 }
 
 static int
-flow_same(const struct ds_tcpflow_entry *e, uint32_t h,
-	const struct ds_packet *p)
+flow_same(const struct rb_tcpflow_entry *e, uint32_t h,
+	const struct rb_packet *p)
 {
 	size_t n = p->family == 6 ? 16 : 4;
 	return e->hash == h && e->family == p->family &&
@@ -83,9 +83,9 @@ flow_same(const struct ds_tcpflow_entry *e, uint32_t h,
 }
 
 static void
-lru_unlink(struct ds_tcpflows *t, uint32_t i)
+lru_unlink(struct rb_tcpflows *t, uint32_t i)
 {
-	struct ds_tcpflow_entry *e = &t->ent[i];
+	struct rb_tcpflow_entry *e = &t->ent[i];
 	if (e->lru_prev != NONE)
 		t->ent[e->lru_prev].lru_next = e->lru_next;
 	else
@@ -97,9 +97,9 @@ lru_unlink(struct ds_tcpflows *t, uint32_t i)
 }
 
 static void
-lru_append(struct ds_tcpflows *t, uint32_t i)
+lru_append(struct rb_tcpflows *t, uint32_t i)
 {
-	struct ds_tcpflow_entry *e = &t->ent[i];
+	struct rb_tcpflow_entry *e = &t->ent[i];
 	e->lru_prev = t->lru_tail;
 	e->lru_next = NONE;
 	if (t->lru_tail != NONE)
@@ -111,7 +111,7 @@ lru_append(struct ds_tcpflows *t, uint32_t i)
 
 /* forget: count what e leaves behind, as for a flow that ended */
 static void
-forget(struct ds_tcpflows *t, struct ds_tcpflow_entry *e)
+forget(struct rb_tcpflows *t, struct rb_tcpflow_entry *e)
 {
 	if (e->have && e->synced)
 		t->partial++;
@@ -124,10 +124,10 @@ forget(struct ds_tcpflows *t, struct ds_tcpflow_entry *e)
 
 /* evict: free the entry idle longest; its index */
 static uint32_t
-evict(struct ds_tcpflows *t)
+evict(struct rb_tcpflows *t)
 {
 	uint32_t i = t->lru_head, *p;
-	struct ds_tcpflow_entry *e = &t->ent[i];
+	struct rb_tcpflow_entry *e = &t->ent[i];
 
 	forget(t, e);
 	t->evicted++;
@@ -140,11 +140,11 @@ evict(struct ds_tcpflows *t)
 
 /* flow_get: pkt's flow, made the most recently used; a new one (evicting
  * when full) has *fresh set. */
-static struct ds_tcpflow_entry *
-flow_get(struct ds_tcpflows *t, const struct ds_packet *pkt, int *fresh)
+static struct rb_tcpflow_entry *
+flow_get(struct rb_tcpflows *t, const struct rb_packet *pkt, int *fresh)
 {
 	uint32_t h = flow_hash(pkt), i;
-	struct ds_tcpflow_entry *e;
+	struct rb_tcpflow_entry *e;
 
 	for (i = t->bucket[h & t->mask]; i != NONE; i = t->ent[i].hnext) {
 		if (flow_same(&t->ent[i], h, pkt)) {
@@ -181,7 +181,7 @@ flow_get(struct ds_tcpflows *t, const struct ds_packet *pkt, int *fresh)
 }
 
 int
-ds_tcpflow_plausible(const uint8_t *d)
+rb_tcpflow_plausible(const uint8_t *d)
 {
 	size_t len = ((size_t)d[0] << 8) | d[1];
 	const uint8_t *h = d + 2;
@@ -203,7 +203,7 @@ ds_tcpflow_plausible(const uint8_t *d)
 /* extract: hand every whole message in d[0..n) to the callback; returns
  * the bytes consumed. */
 static size_t
-extract(struct ds_tcpflows *t, const struct ds_packet *pkt, const uint8_t *d,
+extract(struct rb_tcpflows *t, const struct rb_packet *pkt, const uint8_t *d,
 	size_t n)
 {
 	size_t off = 0;
@@ -219,7 +219,7 @@ extract(struct ds_tcpflows *t, const struct ds_packet *pkt, const uint8_t *d,
 
 /* append: d[0..n) after what e->buf holds */
 static int
-append(struct ds_tcpflow_entry *e, const uint8_t *d, size_t n)
+append(struct rb_tcpflow_entry *e, const uint8_t *d, size_t n)
 {
 	if (e->have + n > e->cap) {
 		uint8_t *nb = realloc(e->buf, e->have + n);
@@ -235,8 +235,8 @@ append(struct ds_tcpflow_entry *e, const uint8_t *d, size_t n)
 
 /* drain: hand out the whole messages in e->buf, keep the rest */
 static void
-drain(struct ds_tcpflows *t, struct ds_tcpflow_entry *e,
-	const struct ds_packet *pkt)
+drain(struct rb_tcpflows *t, struct rb_tcpflow_entry *e,
+	const struct rb_packet *pkt)
 {
 	size_t used = extract(t, pkt, e->buf, e->have);
 	memmove(e->buf, e->buf + used, e->have - used);
@@ -249,20 +249,20 @@ drain(struct ds_tcpflows *t, struct ds_tcpflow_entry *e,
  * the candidate began in an earlier (short) segment and fails, this
  * segment is tried as a candidate of its own. */
 static int
-resync(struct ds_tcpflows *t, struct ds_tcpflow_entry *e,
-	const struct ds_packet *pkt, const uint8_t *d, size_t n)
+resync(struct rb_tcpflows *t, struct rb_tcpflow_entry *e,
+	const struct rb_packet *pkt, const uint8_t *d, size_t n)
 {
 	if (e->have && e->have + n >= HEAD) {
 		uint8_t head[HEAD];
 		memcpy(head, e->buf, e->have);
 		memcpy(head + e->have, d, HEAD - e->have);
-		if (ds_tcpflow_plausible(head))
+		if (rb_tcpflow_plausible(head))
 			goto synced;
 		t->unsynced += e->cand_segs;
 		e->have = 0;
 		e->cand_segs = 0;
 	}
-	if (!e->have && n >= HEAD && !ds_tcpflow_plausible(d)) {
+	if (!e->have && n >= HEAD && !rb_tcpflow_plausible(d)) {
 		t->unsynced++;
 		return 0;
 	}
@@ -283,12 +283,12 @@ synced:
 }
 
 int
-ds_tcpflows_segment(struct ds_tcpflows *t, const struct ds_packet *pkt)
+rb_tcpflows_segment(struct rb_tcpflows *t, const struct rb_packet *pkt)
 {
 	const uint8_t *d = pkt->payload;
 	size_t n = pkt->payload_len, used;
 	uint32_t end = pkt->tcp_seq + (uint32_t)n;
-	struct ds_tcpflow_entry *e;
+	struct rb_tcpflow_entry *e;
 	int fresh;
 
 	if (n == 0)
@@ -333,7 +333,7 @@ ds_tcpflows_segment(struct ds_tcpflows *t, const struct ds_packet *pkt)
 }
 
 void
-ds_tcpflows_finish(struct ds_tcpflows *t, uint64_t skip[DS_SKIP_MAX])
+rb_tcpflows_finish(struct rb_tcpflows *t, uint64_t skip[RB_SKIP_MAX])
 {
 	size_t i;
 	for (i = 0; i < t->used; i++)
@@ -341,14 +341,14 @@ ds_tcpflows_finish(struct ds_tcpflows *t, uint64_t skip[DS_SKIP_MAX])
 	t->used = 0;
 	t->lru_head = t->lru_tail = NONE;
 	memset(t->bucket, 0xff, (t->mask + 1) * sizeof(*t->bucket));
-	skip[DS_BAD_TCP_PARTIAL] += t->partial;
-	skip[DS_SKIP_TCP_RETRANS] += t->retrans;
-	skip[DS_SKIP_TCP_UNSYNCED] += t->unsynced;
+	skip[RB_BAD_TCP_PARTIAL] += t->partial;
+	skip[RB_SKIP_TCP_RETRANS] += t->retrans;
+	skip[RB_SKIP_TCP_UNSYNCED] += t->unsynced;
 	t->partial = t->retrans = t->unsynced = 0;
 }
 
 void
-ds_tcpflows_free(struct ds_tcpflows *t)
+rb_tcpflows_free(struct rb_tcpflows *t)
 {
 	size_t i;
 	if (!t->ent)

@@ -16,16 +16,16 @@
  * a byte cannot be told apart, after decoding, from the character U+00XX
  * written in proper UTF-8.
  */
-#ifndef DS_JSON_H
-#define DS_JSON_H
+#ifndef RB_JSON_H
+#define RB_JSON_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-/* ds_json_string: s as a quoted JSON string on out; NULL gives null. */
-void ds_json_string(FILE *out, const char *s);
+/* rb_json_string: s as a quoted JSON string on out; NULL gives null. */
+void rb_json_string(FILE *out, const char *s);
 
-/* ds_json_bytes: the same for s[0..len), which may hold NUL bytes. */
-void ds_json_bytes(FILE *out, const char *s, size_t len);
+/* rb_json_bytes: the same for s[0..len), which may hold NUL bytes. */
+void rb_json_bytes(FILE *out, const char *s, size_t len);
 
-#endif /* DS_JSON_H */
+#endif /* RB_JSON_H */

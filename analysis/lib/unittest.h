@@ -2,8 +2,8 @@
  * unittest.h -- the few assertion macros the dnsstat unit tests share.
  * A failed check prints where and why and makes main return 1.
  */
-#ifndef DS_UNITTEST_H
-#define DS_UNITTEST_H
+#ifndef RB_UNITTEST_H
+#define RB_UNITTEST_H
 
 #include <stdio.h>
 
@@ -19,4 +19,4 @@ static int ut_failures;
 #define UT_DONE(name) (fprintf(ut_failures ? stderr : stdout, \
 	"%s: %d failure(s)\n", name, ut_failures), ut_failures ? 1 : 0)
 
-#endif /* DS_UNITTEST_H */
+#endif /* RB_UNITTEST_H */

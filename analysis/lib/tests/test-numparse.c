@@ -1,5 +1,5 @@
 /*
- * test_numparse.c -- unit test of numparse.c. What must hold: decimal
+ * test-numparse.c -- unit test of numparse.c. What must hold: decimal
  * integers from 0 to the maximum (inclusive) are accepted with their
  * value; a sign, white space, hex, trailing garbage, an empty string, a
  * value over the maximum and one that overflows unsigned long are
@@ -8,8 +8,8 @@
  * and overflow are rejected the same way.
  */
 #include <stdint.h>
-#include "numparse.h"
-#include "unittest.h"
+#include "../numparse.h"
+#include "../unittest.h"
 
 int
 main(void)

@@ -1,11 +1,11 @@
 /*
- * test_dnsmsg.c -- unit test of dnsmsg.c. What must hold: for queries and
+ * test-dnsmsg.c -- unit test of dnsmsg.c. What must hold: for queries and
  * responses built with ldns (with and without OPT, DO=0/1, several RRs in
  * every section, name compression) the fast scan and the full
  * ldns_wire2pkt parse report the same id, QR, rcode, qtype, OPT presence,
  * DO bit and UDP size, equal to what was built; every truncation of such a
  * message is an error of the fast scan (never a read past the end: ASan),
- * and a short header is DS_BAD_DNS_HEADER. Sections: both count the
+ * and a short header is RB_BAD_DNS_HEADER. Sections: both count the
  * records built into each section by kind (answer AAAA; authority 2 NS;
  * additional A, TXT and the OPT), and the bytes per section add up to the
  * message minus its header and question.
@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ldns/ldns.h>
-#include "dnsmsg.h"
-#include "unittest.h"
-#include "../udpreplay/rng.h"
+#include "../dnsmsg.h"
+#include "../lib/unittest.h"
+#include "../../udpreplay/rng.h"
 
 static void
 add_rr(ldns_pkt *p, ldns_pkt_section sec, const char *text)
@@ -338,8 +338,8 @@ test_full_counts_opt_tsig(void)
 		0, 0, 41, 0x02, 0x00, 0, 0, 0, 0, 0, 0,		/* OPT */
 		0, 0, 250, 0, 255, 0, 0, 0, 0, 0, 0 };		/* TSIG */
 	struct ds_dnsmsg a, b;
-	UT_EQ(ds_dnsmsg_scan(w, sizeof(w), &a), DS_OK);
-	UT_EQ(ds_dnsmsg_parse_full(w, sizeof(w), &b), DS_OK);
+	UT_EQ(ds_dnsmsg_scan(w, sizeof(w), &a), RB_OK);
+	UT_EQ(ds_dnsmsg_parse_full(w, sizeof(w), &b), RB_OK);
 	UT_EQ(a.sect_rrs[DS_SECT_ADDITIONAL][DS_RR_OPT], 2);
 	UT_EQ(a.sect_rrs[DS_SECT_ADDITIONAL][DS_RR_OTHER], 1);
 	UT_EQ(b.sect_rrs[DS_SECT_ADDITIONAL][DS_RR_OPT], 2);
@@ -366,8 +366,8 @@ main(void)
 		size_t len, cut;
 		uint16_t udp = (uint16_t)(edns ? 1232 + do_bit : 0);
 		uint8_t *w = build(qr, rcode, edns, do_bit, udp, rrs, &len);
-		UT_EQ(ds_dnsmsg_scan(w, len, &a), DS_OK);
-		UT_EQ(ds_dnsmsg_parse_full(w, len, &b), DS_OK);
+		UT_EQ(ds_dnsmsg_scan(w, len, &a), RB_OK);
+		UT_EQ(ds_dnsmsg_parse_full(w, len, &b), RB_OK);
 		UT_EQ(a.id, 0x1234);
 		UT_EQ(a.qr, qr);
 		UT_EQ(a.rcode, rcode);
@@ -408,19 +408,19 @@ main(void)
 		for (cut = 0; cut < len; cut++) {
 			uint8_t *c = malloc(cut ? cut : 1);
 			memcpy(c, w, cut);
-			UT_CHECK(ds_dnsmsg_scan(c, cut, &a) != DS_OK);
-			UT_CHECK(ds_dnsmsg_parse_full(c, cut, &b) != DS_OK);
+			UT_CHECK(ds_dnsmsg_scan(c, cut, &a) != RB_OK);
+			UT_CHECK(ds_dnsmsg_parse_full(c, cut, &b) != RB_OK);
 			free(c);
 		}
 		free(w);
 	}
-	UT_EQ(ds_dnsmsg_scan(hdr, sizeof(hdr), &a), DS_BAD_DNS_HEADER);
+	UT_EQ(ds_dnsmsg_scan(hdr, sizeof(hdr), &a), RB_BAD_DNS_HEADER);
 	{
 		/* a compression pointer loop in the question */
 		uint8_t loop[] = { 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
 			0xc0, 12, 0, 1, 0, 1 };
 		UT_EQ(ds_dnsmsg_scan(loop, sizeof(loop), &a),
-			DS_BAD_DNS_QUESTION);
+			RB_BAD_DNS_QUESTION);
 	}
 	test_name_skip();
 	test_name_skip_vs_ldns();

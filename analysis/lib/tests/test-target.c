@@ -1,5 +1,5 @@
 /*
- * test_target.c -- unit test of target.c, the target guard. What must
+ * test-target.c -- unit test of target.c, the target guard. What must
  * hold: each built-in range admits its first and last address and
  * refuses the addresses just outside (198.17.255.255 and 198.20.0.0
  * refused, 198.18.0.0 and 198.19.255.255 allowed; 2001:2::/48 and
@@ -14,8 +14,8 @@
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/un.h>
-#include "target.h"
-#include "unittest.h"
+#include "../target.h"
+#include "../unittest.h"
 
 static char err[2048];
 

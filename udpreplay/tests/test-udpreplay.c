@@ -1,11 +1,11 @@
 /*
- * test_udpreplay.c -- unit tests of the trace generator's modules: the
+ * test-udpreplay.c -- unit tests of the trace generator's modules: the
  * random source is deterministic and uniform, profiles parse and reject
  * bad input, generated shares follow the profile, junk names never fall
  * under a served TLD, query messages round-trip through ldns, and the
- * frames pcapout writes decode (analysis/capture.c, as from-pcap reads
+ * frames pcapout writes decode (analysis/lib/capture.c, as from-pcap reads
  * them) to the same addresses, ports and message; the decoder's own
- * tests are in analysis/test_capture.c.
+ * tests are in analysis/lib/tests/test-capture.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,13 +14,13 @@
 #include <unistd.h>
 #include <ldns/ldns.h>
 #include <pcap/pcap.h>
-#include "../analysis/capture.h"
-#include "pcapout.h"
-#include "profile.h"
-#include "qgen.h"
-#include "qlist.h"
-#include "rng.h"
-#include "tlds.h"
+#include "../../analysis/lib/capture.h"
+#include "../pcapout.h"
+#include "../profile.h"
+#include "../qgen.h"
+#include "../qlist.h"
+#include "../rng.h"
+#include "../tlds.h"
 
 static int failures;
 
@@ -184,7 +184,7 @@ test_pcapout(void)
 	pcap_t *in;
 	struct pcap_pkthdr *h;
 	const u_char *data;
-	struct ds_packet pkt;
+	struct rb_packet pkt;
 	int fd, fam;
 
 	for (fam = 0; fam < 2; fam++) {
@@ -204,7 +204,7 @@ test_pcapout(void)
 		CHECK(pcap_datalink(in) == DLT_EN10MB);
 		CHECK(pcap_next_ex(in, &h, &data) == 1);
 		CHECK(h->caplen == h->len);
-		CHECK(ds_capture_decode(pcap_datalink(in), data, h->caplen, h->len, &pkt) == DS_OK);
+		CHECK(rb_capture_decode(pcap_datalink(in), data, h->caplen, h->len, &pkt) == RB_OK);
 		CHECK(pkt.family == (fam ? 6 : 4) && pkt.proto == IPPROTO_UDP);
 		CHECK(pkt.sport == 4242 && pkt.dport == 53 && pkt.payload_len == sizeof(msg));
 		CHECK(memcmp(pkt.payload, msg, sizeof(msg)) == 0);

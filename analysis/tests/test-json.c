@@ -1,5 +1,5 @@
 /*
- * test_json.c -- unit test of json.c. What must hold: quotes, backslashes
+ * test-json.c -- unit test of json.c. What must hold: quotes, backslashes
  * and control characters are escaped as before; well-formed UTF-8 of every
  * length, boundaries included (U+0080, U+07FF, U+0800, U+D7FF, U+E000,
  * U+FFFF, U+10000, U+10FFFF), is copied as it is; every byte of an
@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "json.h"
-#include "unittest.h"
-#include "../udpreplay/rng.h"
+#include "../lib/json.h"
+#include "../lib/unittest.h"
+#include "../../udpreplay/rng.h"
 
 typedef void (*writer_fn)(FILE *, const char *, size_t);
 
@@ -50,12 +50,12 @@ render(writer_fn fn, const char *s, size_t len, size_t *outlen)
 	return buf;
 }
 
-/* expect: ds_json_bytes(s) must be want (quotes included) */
+/* expect: rb_json_bytes(s) must be want (quotes included) */
 static void
 expect(const char *s, size_t len, const char *want)
 {
 	size_t n;
-	char *got = render(ds_json_bytes, s, len, &n);
+	char *got = render(rb_json_bytes, s, len, &n);
 	if (n != strlen(want) || memcmp(got, want, n) != 0) {
 		ut_failures++;
 		fprintf(stderr, "json of %zu bytes: got %s, want %s\n", len,
@@ -214,9 +214,9 @@ main(void)
 		size_t n;
 		char *buf = NULL;
 		FILE *f = open_memstream(&buf, &n);
-		ds_json_string(f, NULL);
+		rb_json_string(f, NULL);
 		fputc(' ', f);
-		ds_json_string(f, "x\xffy");
+		rb_json_string(f, "x\xffy");
 		fclose(f);
 		UT_CHECK(strcmp(buf, "null \"x\\u00ffy\"") == 0);
 		free(buf);
@@ -227,7 +227,7 @@ main(void)
 		perror("iconv_open UTF-8");
 		return 2;
 	}
-	UT_EQ(differ(ds_json_bytes, 200000), 0);
+	UT_EQ(differ(rb_json_bytes, 200000), 0);
 	/* negative control: the unchecked writer is caught */
 	UT_CHECK(differ(write_raw, 0) > 1000);
 	iconv_close(cd);
@@ -240,13 +240,13 @@ main(void)
 		off += (size_t)snprintf(want + off, sizeof(want) - off,
 			"%s%zu", i ? "," : "", i);
 	snprintf(want + off, sizeof(want) - off, "]");
-	UT_EQ(jq_codepoints(ds_json_bytes, all, 256, res, sizeof(res)), 0);
+	UT_EQ(jq_codepoints(rb_json_bytes, all, 256, res, sizeof(res)), 0);
 	if (strcmp(res, want) != 0) {
 		ut_failures++;
 		fprintf(stderr, "jq read every byte as %s\n", res);
 	}
 	/* and well-formed UTF-8 as its code points */
-	UT_EQ(jq_codepoints(ds_json_bytes, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98"
+	UT_EQ(jq_codepoints(rb_json_bytes, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98"
 		"\x80\xf4\x8f\xbf\xbf", 13, res, sizeof(res)), 0);
 	UT_CHECK(strcmp(res, "[233,8364,128512,1114111]") == 0);
 	/* negative control: bytes 0x80..0xff unescaped do not come back
@@ -256,7 +256,7 @@ main(void)
 		off += (size_t)snprintf(want + off, sizeof(want) - off,
 			"%s%zu", i > 128 ? "," : "", i);
 	snprintf(want + off, sizeof(want) - off, "]");
-	UT_EQ(jq_codepoints(ds_json_bytes, all + 128, 128, res, sizeof(res)),
+	UT_EQ(jq_codepoints(rb_json_bytes, all + 128, 128, res, sizeof(res)),
 		0);
 	UT_CHECK(strcmp(res, want) == 0);
 	if (jq_codepoints(write_raw, all + 128, 128, res, sizeof(res)) == 0)

@@ -1,5 +1,5 @@
 /*
- * test_stats.c -- unit test of stats.c and output.c's names. What must
+ * test-stats.c -- unit test of stats.c and output.c's names. What must
  * hold: size histograms give the right n/mean/min/max/quantiles (sizes
  * beyond 65535 clamp); a response is counted under its rcode with its own
  * and its matched query's EDNS facts; a query counts its qtype and UDP
@@ -7,15 +7,15 @@
  */
 #include <string.h>
 #include <netinet/in.h>
-#include "output.h"
-#include "stats.h"
-#include "unittest.h"
+#include "../output.h"
+#include "../stats.h"
+#include "../lib/unittest.h"
 
 int
 main(void)
 {
 	struct ds_stats s;
-	struct ds_packet pkt;
+	struct rb_packet pkt;
 	struct ds_dnsmsg m;
 	char nb[16];
 	int i;
@@ -57,8 +57,8 @@ main(void)
 	UT_EQ(s.qtype[28], 1);
 	UT_EQ(s.q_udp_size[4096], 1);
 	UT_EQ(s.udp, 1);
-	ds_stats_skip(&s, DS_BAD_DNS_RR);
-	ds_stats_skip(&s, DS_SKIP_NOT_IP);
+	ds_stats_skip(&s, RB_BAD_DNS_RR);
+	ds_stats_skip(&s, RB_SKIP_NOT_IP);
 	UT_EQ(ds_stats_malformed(&s), 1);
 	ds_stats_free(&s);
 

@@ -23,29 +23,29 @@
  * message start on. A flow first seen (capture started mid-connection,
  * or the flow was evicted) and a flow after a gap have lost them: a
  * segment is then taken as a message start only when it starts a
- * plausible DNS message (ds_tcpflow_plausible); segments before that are
+ * plausible DNS message (rb_tcpflow_plausible); segments before that are
  * skipped and counted as unsynced, so bytes from the middle of a message
  * are never read as a length. Segments shorter than the length and the
  * header (14 bytes) are gathered until the check can be made.
  */
-#ifndef DS_TCPFLOW_H
-#define DS_TCPFLOW_H
+#ifndef RB_TCPFLOW_H
+#define RB_TCPFLOW_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "capture.h"
 
 /* flows held at once by dnsstat and from-pcap */
-#define DS_TCPFLOWS_MAX 65536
+#define RB_TCPFLOWS_MAX 65536
 
 /* called for each complete message; pkt is the segment that completed it */
-typedef void (*ds_tcpflow_msg_fn)(void *arg, const struct ds_packet *pkt,
+typedef void (*rb_tcpflow_msg_fn)(void *arg, const struct rb_packet *pkt,
 	const uint8_t *msg, size_t len);
 
-struct ds_tcpflow_entry;
+struct rb_tcpflow_entry;
 
-struct ds_tcpflows {
-	struct ds_tcpflow_entry *ent;	/* [max] */
+struct rb_tcpflows {
+	struct rb_tcpflow_entry *ent;	/* [max] */
 	uint32_t *bucket;		/* [mask + 1]: first entry, or NONE */
 	size_t max, used, mask;
 	size_t touched;			/* entries ever used (own a buffer) */
@@ -54,31 +54,31 @@ struct ds_tcpflows {
 	uint64_t retrans;	/* segments skipped as retransmissions */
 	uint64_t unsynced;	/* segments skipped looking for a message start */
 	uint64_t evicted;	/* flows evicted to make room */
-	ds_tcpflow_msg_fn fn;
+	rb_tcpflow_msg_fn fn;
 	void *arg;
 };
 
-/* ds_tcpflows_init: a map of at most max flows (1 .. 2^31). -1 with errno
+/* rb_tcpflows_init: a map of at most max flows (1 .. 2^31). -1 with errno
  * on failure. */
-int ds_tcpflows_init(struct ds_tcpflows *t, size_t max, ds_tcpflow_msg_fn fn,
+int rb_tcpflows_init(struct rb_tcpflows *t, size_t max, rb_tcpflow_msg_fn fn,
 	void *arg);
-/* ds_tcpflows_segment: feed one TCP segment with payload. -1 with errno
+/* rb_tcpflows_segment: feed one TCP segment with payload. -1 with errno
  * when memory ran out (the pending message is then counted as partial). */
-int ds_tcpflows_segment(struct ds_tcpflows *t, const struct ds_packet *pkt);
-/* ds_tcpflows_finish: count what is still pending (partial, or unsynced),
- * then add partial, retrans and unsynced to skip[DS_BAD_TCP_PARTIAL],
- * [DS_SKIP_TCP_RETRANS] and [DS_SKIP_TCP_UNSYNCED] and zero them. The
+int rb_tcpflows_segment(struct rb_tcpflows *t, const struct rb_packet *pkt);
+/* rb_tcpflows_finish: count what is still pending (partial, or unsynced),
+ * then add partial, retrans and unsynced to skip[RB_BAD_TCP_PARTIAL],
+ * [RB_SKIP_TCP_RETRANS] and [RB_SKIP_TCP_UNSYNCED] and zero them. The
  * flows are forgotten; evicted stays. */
-void ds_tcpflows_finish(struct ds_tcpflows *t, uint64_t skip[DS_SKIP_MAX]);
-void ds_tcpflows_free(struct ds_tcpflows *t);
+void rb_tcpflows_finish(struct rb_tcpflows *t, uint64_t skip[RB_SKIP_MAX]);
+void rb_tcpflows_free(struct rb_tcpflows *t);
 
-/* ds_tcpflow_plausible: whether d[0..14) -- a 2-byte length and a 12-byte
+/* rb_tcpflow_plausible: whether d[0..14) -- a 2-byte length and a 12-byte
  * DNS header -- may start a DNS message. It may when: QDCOUNT <= 1; the
  * opcode is QUERY, NOTIFY, UPDATE or DSO; the Z bit is 0; a QUERY query
  * (QR=0) has ANCOUNT = NSCOUNT = 0 and ARCOUNT <= 2 (OPT, then TSIG or
  * SIG(0)); and the length holds the header, QDCOUNT questions of at
  * least 5 bytes and the RRs of at least 11 bytes (root owner, no RDATA)
  * each. */
-int ds_tcpflow_plausible(const uint8_t *d);
+int rb_tcpflow_plausible(const uint8_t *d);
 
-#endif /* DS_TCPFLOW_H */
+#endif /* RB_TCPFLOW_H */

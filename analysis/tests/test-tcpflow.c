@@ -1,8 +1,8 @@
 /*
- * test_tcpflow.c -- unit test of tcpflow.c (TCP DNS reassembly) and
+ * test-tcpflow.c -- unit test of tcpflow.c (TCP DNS reassembly) and
  * match.c (query/response pairing), on captures the test writes with
- * libpcap's pcap_dump and reads back through ds_capture_open and
- * ds_capture_decode, as dnsstat does.
+ * libpcap's pcap_dump and reads back through rb_capture_open and
+ * rb_capture_decode, as dnsstat does.
  *
  * What must hold:
  *  - several messages in one segment all come out; a message split over
@@ -25,7 +25,7 @@
  *    are counted (negative control); the flow evicted is the one idle
  *    longest, not the one seen first; an entry that held a big message
  *    serves the next flow;
- *  - ds_tcpflow_plausible takes a query, a response, a NOTIFY and a
+ *  - rb_tcpflow_plausible takes a query, a response, a NOTIFY and a
  *    message without question, and refuses each rule's breach (every
  *    refusal beside an accepted header that differs in that field only);
  *  - a response matches its query only by (address, port, id), once.
@@ -34,10 +34,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <netinet/in.h>
-#include "capture.h"
-#include "match.h"
-#include "tcpflow.h"
-#include "unittest.h"
+#include "../lib/capture.h"
+#include "../match.h"
+#include "../lib/tcpflow.h"
+#include "../lib/unittest.h"
 
 /* ---- messages handed out by the reassembly */
 
@@ -47,7 +47,7 @@ static size_t got_len[GOT_MAX];
 static uint8_t got_msg[GOT_MAX][2048];
 
 static void
-on_msg(void *arg, const struct ds_packet *pkt, const uint8_t *msg, size_t len)
+on_msg(void *arg, const struct rb_packet *pkt, const uint8_t *msg, size_t len)
 {
 	(void)arg; (void)pkt;
 	if (got_n < GOT_MAX) {
@@ -199,7 +199,7 @@ cap_close(struct cap *c)
 }
 
 struct result {
-	uint64_t skip[DS_SKIP_MAX];
+	uint64_t skip[RB_SKIP_MAX];
 	uint64_t evicted;
 };
 
@@ -211,25 +211,25 @@ run(struct cap *c, size_t max, struct result *r)
 	char err[PCAP_ERRBUF_SIZE + 256];
 	struct pcap_pkthdr *h;
 	const u_char *data;
-	struct ds_packet pkt;
-	struct ds_tcpflows t;
-	pcap_t *p = ds_capture_open(c->path, NULL, err, sizeof(err));
+	struct rb_packet pkt;
+	struct rb_tcpflows t;
+	pcap_t *p = rb_capture_open(c->path, NULL, err, sizeof(err));
 
 	memset(r, 0, sizeof(*r));
 	got_n = 0;
-	if (!p || ds_tcpflows_init(&t, max, on_msg, NULL) != 0) {
-		fprintf(stderr, "run: %s\n", p ? "ds_tcpflows_init" : err);
+	if (!p || rb_tcpflows_init(&t, max, on_msg, NULL) != 0) {
+		fprintf(stderr, "run: %s\n", p ? "rb_tcpflows_init" : err);
 		exit(2);
 	}
 	while (pcap_next_ex(p, &h, &data) == 1) {
-		UT_EQ(ds_capture_decode(pcap_datalink(p), data, h->caplen,
-			h->len, &pkt), DS_OK);
+		UT_EQ(rb_capture_decode(pcap_datalink(p), data, h->caplen,
+			h->len, &pkt), RB_OK);
 		UT_EQ(pkt.proto, IPPROTO_TCP);
-		UT_EQ(ds_tcpflows_segment(&t, &pkt), 0);
+		UT_EQ(rb_tcpflows_segment(&t, &pkt), 0);
 	}
-	ds_tcpflows_finish(&t, r->skip);
+	rb_tcpflows_finish(&t, r->skip);
 	r->evicted = t.evicted;
-	ds_tcpflows_free(&t);
+	rb_tcpflows_free(&t);
 	pcap_close(p);
 	unlink(c->path);
 }
@@ -279,7 +279,7 @@ test_one_segment_and_splits(void)
 	    { 1, 1111, s, 0, e });
 	UT_EQ(got_n, 3);
 	UT_CHECK(got(0, s) && got(1, s + a) && got(2, s + a + b));
-	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 0);
+	UT_EQ(r.skip[RB_BAD_TCP_PARTIAL], 0);
 
 	/* message 2 over two segments, then over three, the first cut
 	 * inside its length prefix */
@@ -291,8 +291,8 @@ test_one_segment_and_splits(void)
 	    { 2, 3333, s, a + 151, e - a - 151 });
 	UT_EQ(got_n, 6);
 	UT_CHECK(got(1, s + a) && got(4, s + a) && got(5, s + a + b));
-	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 0);
-	UT_EQ(r.skip[DS_SKIP_TCP_UNSYNCED], 0);
+	UT_EQ(r.skip[RB_BAD_TCP_PARTIAL], 0);
+	UT_EQ(r.skip[RB_SKIP_TCP_UNSYNCED], 0);
 
 	/* negative control: the middle one of the three lost */
 	REPLAY(4, 16,
@@ -300,7 +300,7 @@ test_one_segment_and_splits(void)
 	    { 2, 3333, s, a + 151, e - a - 151 });
 	UT_EQ(got_n, 1);
 	UT_CHECK(got(0, s));
-	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 1);
+	UT_EQ(r.skip[RB_BAD_TCP_PARTIAL], 1);
 
 	/* a retransmission, and a segment repeating 5 seen bytes */
 	REPLAY(4, 16,
@@ -309,8 +309,8 @@ test_one_segment_and_splits(void)
 	    { 1, 4444, s, a + 95, e - a - 95 });
 	UT_EQ(got_n, 3);
 	UT_CHECK(got(1, s + a) && got(2, s + a + b));
-	UT_EQ(r.skip[DS_SKIP_TCP_RETRANS], 1);
-	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 0);
+	UT_EQ(r.skip[RB_SKIP_TCP_RETRANS], 1);
+	UT_EQ(r.skip[RB_BAD_TCP_PARTIAL], 0);
 }
 
 static void
@@ -338,8 +338,8 @@ test_gap(void)
 	    { 1, 5555, s, a + b, c3 - a - b });
 	UT_EQ(got_n, 2);
 	UT_CHECK(got(0, s) && got(1, s + a + b));
-	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 1);
-	UT_EQ(r.skip[DS_SKIP_TCP_UNSYNCED], 1);
+	UT_EQ(r.skip[RB_BAD_TCP_PARTIAL], 1);
+	UT_EQ(r.skip[RB_SKIP_TCP_UNSYNCED], 1);
 
 	/* negative control: no gap, every message whole */
 	REPLAY(4, 16,
@@ -349,7 +349,7 @@ test_gap(void)
 	    { 1, 5555, s, a + b, c3 - a - b });
 	UT_EQ(got_n, 3);
 	UT_CHECK(got(0, s) && got(1, s + a) && got(2, s + a + b));
-	UT_EQ(r.skip[DS_SKIP_TCP_UNSYNCED], 0);
+	UT_EQ(r.skip[RB_SKIP_TCP_UNSYNCED], 0);
 
 	/* a short tail (5 bytes) after the gap, gathered with the next
 	 * segment: that segment's message is still found */
@@ -359,7 +359,7 @@ test_gap(void)
 	    { 1, 5556, s, a + b, c3 - a - b });
 	UT_EQ(got_n, 2);
 	UT_CHECK(got(0, s) && got(1, s + a + b));
-	UT_EQ(r.skip[DS_SKIP_TCP_UNSYNCED], 1);
+	UT_EQ(r.skip[RB_SKIP_TCP_UNSYNCED], 1);
 
 	/* a flow first seen in the middle of a message (the trap) */
 	REPLAY(4, 16,
@@ -367,7 +367,7 @@ test_gap(void)
 	    { 1, 5557, s, a + b, c3 - a - b });
 	UT_EQ(got_n, 1);
 	UT_CHECK(got(0, s + a + b));
-	UT_EQ(r.skip[DS_SKIP_TCP_UNSYNCED], 1);
+	UT_EQ(r.skip[RB_SKIP_TCP_UNSYNCED], 1);
 
 	/* the length prefix alone in the flow's first segment */
 	REPLAY(4, 16,
@@ -375,7 +375,7 @@ test_gap(void)
 	    { 1, 5558, s, 2, a - 2 });
 	UT_EQ(got_n, 1);
 	UT_CHECK(got(0, s));
-	UT_EQ(r.skip[DS_SKIP_TCP_UNSYNCED], 0);
+	UT_EQ(r.skip[RB_SKIP_TCP_UNSYNCED], 0);
 }
 
 /* old_slot: the flow's slot in the table tcpflow.c had before (FNV-1a of
@@ -426,7 +426,7 @@ test_collisions(int family)
 	    { 1, p2, s2, 100, n2 - 100 });
 	UT_EQ(got_n, 2);
 	UT_CHECK(got(0, s1) && got(1, s2));
-	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 0);
+	UT_EQ(r.skip[RB_BAD_TCP_PARTIAL], 0);
 	UT_EQ(r.evicted, 0);
 
 	/* negative control: room for one flow */
@@ -437,7 +437,7 @@ test_collisions(int family)
 	    { 1, p2, s2, 100, n2 - 100 });
 	UT_EQ(got_n, 0);
 	UT_EQ(r.evicted, 3);
-	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 2);
+	UT_EQ(r.skip[RB_BAD_TCP_PARTIAL], 2);
 
 	/* room for two, three flows: A, B, A again, then C evicts B (idle
 	 * longest), not A (seen first) */
@@ -452,8 +452,8 @@ test_collisions(int family)
 	UT_EQ(got_n, 2);
 	UT_CHECK(got(0, s1) && got(1, s3));
 	UT_EQ(r.evicted, 2);	/* B by C, then A by B's last segment */
-	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 1);
-	UT_EQ(r.skip[DS_SKIP_TCP_UNSYNCED], 1);	/* B's tail */
+	UT_EQ(r.skip[RB_BAD_TCP_PARTIAL], 1);
+	UT_EQ(r.skip[RB_SKIP_TCP_UNSYNCED], 1);	/* B's tail */
 }
 
 /* an entry that held a big pending message (over the 4 KiB a reused
@@ -474,7 +474,7 @@ test_big_buffer_reused(void)
 	UT_CHECK(got(0, small));
 	UT_EQ(got_len[1], nb - 2);
 	UT_EQ(r.evicted, 2);
-	UT_EQ(r.skip[DS_BAD_TCP_PARTIAL], 1);
+	UT_EQ(r.skip[RB_BAD_TCP_PARTIAL], 1);
 }
 
 static void
@@ -486,7 +486,7 @@ test_plausible(void)
 	UT_EQ(n, 35);
 	q[1] = 60;			/* room for the RRs tried below */
 #define TRY(field, value, want) do { memcpy(m, q, 14); field = value; \
-	UT_EQ(ds_tcpflow_plausible(m), want); } while (0)
+	UT_EQ(rb_tcpflow_plausible(m), want); } while (0)
 	TRY(m[2], q[2], 1);			/* the query as built */
 	TRY(m[7], 2, 0);			/* QDCOUNT 2 */
 	TRY(m[7], 0, 1);			/* no question */

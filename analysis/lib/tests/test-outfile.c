@@ -1,5 +1,5 @@
 /*
- * test_outfile.c -- unit test of outfile.c. What must hold: before the
+ * test-outfile.c -- unit test of outfile.c. What must hold: before the
  * commit only the temporary file PATH.tmp.PID exists; the commit makes
  * PATH appear whole (every byte written) and leaves nothing else; abort
  * leaves nothing; a temporary file a library wrote (no fp) is renamed as
@@ -16,8 +16,8 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "outfile.h"
-#include "unittest.h"
+#include "../outfile.h"
+#include "../unittest.h"
 
 static char dir[4096];
 

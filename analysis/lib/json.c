@@ -47,7 +47,7 @@ utf8_len(const unsigned char *s, size_t n)
 }
 
 void
-ds_json_bytes(FILE *out, const char *s, size_t len)
+rb_json_bytes(FILE *out, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, n;
@@ -73,11 +73,11 @@ ds_json_bytes(FILE *out, const char *s, size_t len)
 }
 
 void
-ds_json_string(FILE *out, const char *s)
+rb_json_string(FILE *out, const char *s)
 {
 	if (!s) {
 		fputs("null", out);
 		return;
 	}
-	ds_json_bytes(out, s, strlen(s));
+	rb_json_bytes(out, s, strlen(s));
 }

@@ -1,5 +1,5 @@
 /*
- * test_capture.c -- unit test of capture.c's frame decoding. What must
+ * test-capture.c -- unit test of capture.c's frame decoding. What must
  * hold: each supported link type (Ethernet, Ethernet+802.1Q, QinQ, raw IP,
  * SLL, SLL2, null, loop) yields the UDP payload of an IPv4 and an IPv6
  * frame with the right ports and addresses; IPv6 hop-by-hop/destination
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
-#include "capture.h"
-#include "unittest.h"
+#include "../capture.h"
+#include "../unittest.h"
 
 #ifndef DLT_LINUX_SLL2
 #define DLT_LINUX_SLL2 276
@@ -108,7 +108,7 @@ frame(int dlt, int vlan, uint8_t *f, const uint8_t *ip, size_t iplen, int v6)
 }
 
 static void
-check_payload(const struct ds_packet *pkt, int v6)
+check_payload(const struct rb_packet *pkt, int v6)
 {
 	UT_EQ(pkt->proto, IPPROTO_UDP);
 	UT_EQ(pkt->family, v6 ? 6 : 4);
@@ -125,13 +125,13 @@ static void
 every_cut(int dlt, const uint8_t *f, size_t n)
 {
 	size_t cut;
-	struct ds_packet pkt;
+	struct rb_packet pkt;
 	for (cut = 0; cut < n; cut++) {
 		uint8_t *c = malloc(cut ? cut : 1);
 		memcpy(c, f, cut);
 		/* as if cut by the snap length, and as if the frame were short */
-		UT_CHECK(ds_capture_decode(dlt, c, cut, n, &pkt) != DS_OK);
-		UT_CHECK(ds_capture_decode(dlt, c, cut, cut, &pkt) != DS_OK);
+		UT_CHECK(rb_capture_decode(dlt, c, cut, n, &pkt) != RB_OK);
+		UT_CHECK(rb_capture_decode(dlt, c, cut, cut, &pkt) != RB_OK);
 		free(c);
 	}
 }
@@ -142,7 +142,7 @@ main(void)
 	static const int dlts[] = { DLT_EN10MB, DLT_RAW, DLT_LINUX_SLL,
 		DLT_LINUX_SLL2, DLT_NULL };
 	uint8_t ip[256], f[300];
-	struct ds_packet pkt;
+	struct rb_packet pkt;
 	size_t i, n, ipn;
 	int v6, ext, vlan;
 
@@ -156,8 +156,8 @@ main(void)
 					n = frame(dlts[i], vlan, f, ip, ipn, v6);
 					h = malloc(n);
 					memcpy(h, f, n);
-					UT_EQ(ds_capture_decode(dlts[i], h, n, n,
-						&pkt), DS_OK);
+					UT_EQ(rb_capture_decode(dlts[i], h, n, n,
+						&pkt), RB_OK);
 					check_payload(&pkt, v6);
 					free(h);
 					every_cut(dlts[i], f, n);
@@ -169,79 +169,79 @@ main(void)
 	ipn = ipv4_udp(ip);
 	n = frame(DLT_EN10MB, 0, f, ip, ipn, 0);
 	memset(f + n, 0, 20);
-	UT_EQ(ds_capture_decode(DLT_EN10MB, f, n + 20, n + 20, &pkt), DS_OK);
+	UT_EQ(rb_capture_decode(DLT_EN10MB, f, n + 20, n + 20, &pkt), RB_OK);
 	UT_EQ(pkt.payload_len, sizeof(payload));
 	/* IPv4 fragment */
 	ipv4_udp(ip);
 	ip[6] = 0x20;	/* MF */
-	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt),
-		DS_SKIP_IP_FRAGMENT);
+	UT_EQ(rb_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt),
+		RB_SKIP_IP_FRAGMENT);
 	/* IPv4 ICMP */
 	ipv4_udp(ip);
 	ip[9] = IPPROTO_ICMP;
-	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt),
-		DS_SKIP_NOT_UDP_TCP);
+	UT_EQ(rb_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt),
+		RB_SKIP_NOT_UDP_TCP);
 	/* UDP length larger than the IP payload */
 	ipv4_udp(ip);
 	ip[25] += 1;
-	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt), DS_BAD_L4);
+	UT_EQ(rb_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt), RB_BAD_L4);
 	/* IPv6 ESP is not skipped */
 	ipn = ipv6_udp(ip, 0);
 	ip[6] = IPPROTO_ESP;
-	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt), DS_SKIP_IP6_EXT);
+	UT_EQ(rb_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt), RB_SKIP_IP6_EXT);
 	/* IPv6 non-atomic fragment */
 	ipn = ipv6_udp(ip, 1);
 	ip[6] = IPPROTO_FRAGMENT;
 	ip[43] = 1;	/* M flag in the fragment header's offset field */
-	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt),
-		DS_SKIP_IP_FRAGMENT);
+	UT_EQ(rb_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt),
+		RB_SKIP_IP_FRAGMENT);
 	/* ARP over Ethernet */
 	memset(f, 0, 60);
 	f[12] = 0x08; f[13] = 0x06;
-	UT_EQ(ds_capture_decode(DLT_EN10MB, f, 60, 60, &pkt), DS_SKIP_NOT_IP);
+	UT_EQ(rb_capture_decode(DLT_EN10MB, f, 60, 60, &pkt), RB_SKIP_NOT_IP);
 	/* version nibble wrong on raw IP */
 	ipn = ipv4_udp(ip);
 	ip[0] = 0x55;
-	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt), DS_BAD_IP);
-	UT_EQ(ds_capture_decode(12345, ip, ipn, ipn, &pkt), DS_BAD_LINK);
+	UT_EQ(rb_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt), RB_BAD_IP);
+	UT_EQ(rb_capture_decode(12345, ip, ipn, ipn, &pkt), RB_BAD_LINK);
 	/* QinQ: an 802.1ad tag, then an 802.1Q tag, then IPv6 */
 	ipn = ipv6_udp(ip, 0);
 	n = frame(DLT_EN10MB, 1, f + 4, ip, ipn, 1);	/* 0x8100 tag */
 	memset(f, 0x11, 12);
 	f[12] = 0x88; f[13] = 0xa8; f[14] = 0; f[15] = 5;
 	n += 4;
-	UT_EQ(ds_capture_decode(DLT_EN10MB, f, n, n, &pkt), DS_OK);
+	UT_EQ(rb_capture_decode(DLT_EN10MB, f, n, n, &pkt), RB_OK);
 	check_payload(&pkt, 1);
 	every_cut(DLT_EN10MB, f, n);
 	/* DLT_LOOP: the address family in network byte order (OpenBSD) */
 	memset(f, 0, 4);
 	f[3] = 24;	/* OpenBSD AF_INET6 */
 	memcpy(f + 4, ip, ipn);
-	UT_EQ(ds_capture_decode(DLT_LOOP, f, ipn + 4, ipn + 4, &pkt), DS_OK);
+	UT_EQ(rb_capture_decode(DLT_LOOP, f, ipn + 4, ipn + 4, &pkt), RB_OK);
 	check_payload(&pkt, 1);
 	f[3] = 17;	/* not an IP family */
-	UT_EQ(ds_capture_decode(DLT_LOOP, f, ipn + 4, ipn + 4, &pkt),
-		DS_SKIP_NOT_IP);
+	UT_EQ(rb_capture_decode(DLT_LOOP, f, ipn + 4, ipn + 4, &pkt),
+		RB_SKIP_NOT_IP);
 	/* IPv6 atomic fragment (offset 0, no M flag) is a whole datagram */
 	ipn = ipv6_udp(ip, 1);
 	ip[6] = IPPROTO_FRAGMENT;
-	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt), DS_OK);
+	UT_EQ(rb_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt), RB_OK);
 	check_payload(&pkt, 1);
 	/* IPv6 AH is skipped: its length counts 4-byte units, minus 2 */
 	ipn = ipv6_udp(ip, 1);
 	ip[6] = IPPROTO_AH;
 	ip[41] = 2;	/* (2 + 2) * 4 = 16 bytes: both 8-byte headers */
 	ip[40] = IPPROTO_UDP;
-	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt), DS_OK);
+	UT_EQ(rb_capture_decode(DLT_RAW, ip, ipn, ipn, &pkt), RB_OK);
 	check_payload(&pkt, 1);
 	/* snap length cut inside the payload: a snaplen cause, ports known */
 	ipn = ipv4_udp(ip);
-	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn - 3, ipn, &pkt),
-		DS_BAD_SNAPLEN);
+	UT_EQ(rb_capture_decode(DLT_RAW, ip, ipn - 3, ipn, &pkt),
+		RB_BAD_SNAPLEN);
 	UT_EQ(pkt.dport, 53);
 	/* the same bytes not cut by the snap length: a bad IP header */
-	UT_EQ(ds_capture_decode(DLT_RAW, ip, ipn - 3, ipn - 3, &pkt),
-		DS_BAD_IP);
+	UT_EQ(rb_capture_decode(DLT_RAW, ip, ipn - 3, ipn - 3, &pkt),
+		RB_BAD_IP);
 	/* TCP: sequence number, flags and the payload after the options */
 	ipn = ipv4_udp(ip);
 	{
@@ -254,7 +254,7 @@ main(void)
 		t[12] = 8 << 4;	/* 32-byte header: 12 bytes of options */
 		t[13] = 0x18;	/* PSH ACK */
 		memcpy(t + 32, payload, sizeof(payload));
-		UT_EQ(ds_capture_decode(DLT_RAW, ip, tn, tn, &pkt), DS_OK);
+		UT_EQ(rb_capture_decode(DLT_RAW, ip, tn, tn, &pkt), RB_OK);
 		UT_EQ(pkt.proto, IPPROTO_TCP);
 		UT_EQ(pkt.tcp_seq, 0x01000002);
 		UT_EQ(pkt.tcp_flags, 0x18);
@@ -263,7 +263,7 @@ main(void)
 		UT_CHECK(memcmp(pkt.payload, payload, sizeof(payload)) == 0);
 		every_cut(DLT_RAW, ip, tn);
 		t[12] = 4 << 4;	/* data offset below 20 bytes */
-		UT_EQ(ds_capture_decode(DLT_RAW, ip, tn, tn, &pkt), DS_BAD_L4);
+		UT_EQ(rb_capture_decode(DLT_RAW, ip, tn, tn, &pkt), RB_BAD_L4);
 	}
 	return UT_DONE("test_capture");
 }
