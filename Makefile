@@ -1,9 +1,9 @@
 # rootbench: capacity benchmarks for DNS root-server instances.
 #
 # Top-level build. Each component keeps its own rules in a fragment
-# (<dir>/*.mk) that this file includes; a fragment registers its
-# programs with $(call c_program,...) and its unit tests with
-# $(call c_unit_test,...). See docs/development.md.
+# (<dir>/*.mk, or <dir>/<experiment>/*.mk) that this file includes; a
+# fragment registers its programs with $(call c_program,...) and its unit
+# tests with $(call c_unit_test,...). See docs/development.md.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -57,7 +57,7 @@ build-deps:
 # two jobs at a time.
 CHECK_BUILD := all san unit-tests
 
-include $(sort $(wildcard */*.mk))
+include $(sort $(wildcard */*.mk */*/*.mk))
 
 
 .PHONY: all san deps check check-repeat clean build-deps unit-tests testbed-up testbed-down testbed-status

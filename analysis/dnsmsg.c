@@ -103,7 +103,7 @@ ds_dnsmsg_name_skip(const uint8_t *wire, size_t len, size_t *pos)
 	return 0;
 }
 
-enum ds_skip
+enum rb_skip
 ds_dnsmsg_scan(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 {
 	size_t pos = LDNS_HEADER_SIZE;
@@ -111,11 +111,11 @@ ds_dnsmsg_scan(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 
 	memset(m, 0, sizeof(*m));
 	if (len < LDNS_HEADER_SIZE)
-		return DS_BAD_DNS_HEADER;
+		return RB_BAD_DNS_HEADER;
 	read_header(wire, len, m);
 	for (i = 0; i < m->qdcount; i++) {
 		if (ds_dnsmsg_name_skip(wire, len, &pos) != 0 || pos + 4 > len)
-			return DS_BAD_DNS_QUESTION;
+			return RB_BAD_DNS_QUESTION;
 		if (i == 0) {
 			m->has_question = 1;
 			m->qtype = ldns_read_uint16(wire + pos);
@@ -129,7 +129,7 @@ ds_dnsmsg_scan(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 		size_t start = pos;
 		enum ds_sect sect = sect_of(m, i);
 		if (ds_dnsmsg_name_skip(wire, len, &pos) != 0 || pos + 10 > len)
-			return DS_BAD_DNS_RR;
+			return RB_BAD_DNS_RR;
 		type = ldns_read_uint16(wire + pos);
 		rdlen = ldns_read_uint16(wire + pos + 8);
 		if (type == LDNS_RR_TYPE_OPT &&
@@ -143,12 +143,12 @@ ds_dnsmsg_scan(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 		}
 		pos += 10;
 		if (pos + rdlen > len)
-			return DS_BAD_DNS_RR;
+			return RB_BAD_DNS_RR;
 		pos += rdlen;
 		m->sect_bytes[sect] += (uint32_t)(pos - start);
 		m->sect_rrs[sect][ds_dnsmsg_rrkind(type)]++;
 	}
-	return DS_OK;
+	return RB_OK;
 }
 
 /* count_list: records of an ldns section list by kind. */
@@ -160,7 +160,7 @@ count_list(const ldns_rr_list *l, uint16_t *rrs)
 		rrs[ds_dnsmsg_rrkind((uint16_t)ldns_rr_get_type(ldns_rr_list_rr(l, i)))]++;
 }
 
-enum ds_skip
+enum rb_skip
 ds_dnsmsg_parse_full(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 {
 	ldns_pkt *pkt = NULL;
@@ -169,12 +169,12 @@ ds_dnsmsg_parse_full(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 
 	memset(m, 0, sizeof(*m));
 	if (len < LDNS_HEADER_SIZE)
-		return DS_BAD_DNS_HEADER;
+		return RB_BAD_DNS_HEADER;
 	st = ldns_wire2pkt(&pkt, wire, len);
 	if (st != LDNS_STATUS_OK) {
 		/* keep the header for callers that count by rcode anyway */
 		read_header(wire, len, m);
-		return DS_BAD_DNS_OTHER;
+		return RB_BAD_DNS_OTHER;
 	}
 	/* section counts as on the wire: ldns_wire2pkt takes the OPT RR
 	 * out of the additional section */
@@ -197,7 +197,7 @@ ds_dnsmsg_parse_full(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 	{
 		/* bytes per section from the wire walk; ldns keeps none */
 		struct ds_dnsmsg w;
-		if (ds_dnsmsg_scan(wire, len, &w) == DS_OK)
+		if (ds_dnsmsg_scan(wire, len, &w) == RB_OK)
 			memcpy(m->sect_bytes, w.sect_bytes, sizeof(m->sect_bytes));
 	}
 	/* ldns_wire2pkt takes every OPT RR out of the additional list and
@@ -216,5 +216,5 @@ ds_dnsmsg_parse_full(const uint8_t *wire, size_t len, struct ds_dnsmsg *m)
 		m->do_bit = ldns_pkt_edns_do(pkt) ? 1 : 0;
 	}
 	ldns_pkt_free(pkt);
-	return DS_OK;
+	return RB_OK;
 }

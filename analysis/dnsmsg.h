@@ -23,7 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "capture.h"
+#include "lib/capture.h"
 
 /* An answer's sections, and the kinds of record counted in each: what a
  * server chooses to put in an answer (referral NS and glue addresses,
@@ -56,9 +56,9 @@ struct ds_dnsmsg {
 	uint16_t sect_rrs[DS_SECT_MAX][DS_RR_KINDS];
 };
 
-/* ds_dnsmsg_scan: fill m from wire[0..len). DS_OK or a DS_BAD_DNS_* cause;
+/* ds_dnsmsg_scan: fill m from wire[0..len). RB_OK or a DS_BAD_DNS_* cause;
  * on failure the fields read so far stay in m (header when len >= 12). */
-enum ds_skip ds_dnsmsg_scan(const uint8_t *wire, size_t len,
+enum rb_skip ds_dnsmsg_scan(const uint8_t *wire, size_t len,
 	struct ds_dnsmsg *m);
 
 /* ds_dnsmsg_name_skip: step *pos over the (possibly compressed) name at
@@ -74,7 +74,7 @@ enum ds_skip ds_dnsmsg_scan(const uint8_t *wire, size_t len,
 int ds_dnsmsg_name_skip(const uint8_t *wire, size_t len, size_t *pos);
 
 /* ds_dnsmsg_parse_full: the same through ldns_wire2pkt. */
-enum ds_skip ds_dnsmsg_parse_full(const uint8_t *wire, size_t len,
+enum rb_skip ds_dnsmsg_parse_full(const uint8_t *wire, size_t len,
 	struct ds_dnsmsg *m);
 
 #endif /* DS_DNSMSG_H */

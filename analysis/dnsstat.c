@@ -14,19 +14,19 @@
 #include <unistd.h>
 #include <netinet/in.h>
 
-#include "capture.h"
+#include "lib/capture.h"
 #include "dnsmsg.h"
 #include "match.h"
-#include "numparse.h"
-#include "outfile.h"
+#include "lib/numparse.h"
+#include "lib/outfile.h"
 #include "output.h"
 #include "stats.h"
-#include "tcpflow.h"
+#include "lib/tcpflow.h"
 
 struct ds_ctx {
 	struct ds_stats stats;
 	struct ds_match match;
-	struct ds_tcpflows flows;
+	struct rb_tcpflows flows;
 	int full;
 	size_t frame_len;	/* wire length of the frame being handled */
 	FILE *list;		/* --list: one line per message, or NULL */
@@ -54,22 +54,22 @@ usage(FILE *out)
 
 /* handle_message: one DNS message from pkt. */
 static void
-handle_message(void *arg, const struct ds_packet *pkt, const uint8_t *msg,
+handle_message(void *arg, const struct rb_packet *pkt, const uint8_t *msg,
 	size_t len)
 {
 	struct ds_ctx *c = arg;
 	struct ds_dnsmsg m;
-	enum ds_skip st;
+	enum rb_skip st;
 	int q_found = 0, q_opt = 0, q_do = 0;
 
 	st = c->full ? ds_dnsmsg_parse_full(msg, len, &m) :
 		ds_dnsmsg_scan(msg, len, &m);
-	if (st != DS_OK) {
+	if (st != RB_OK) {
 		ds_stats_skip(&c->stats, st);
 		if (c->list)
 			fprintf(c->list, "%llu bad %s\n",
 				(unsigned long long)c->stats.frames,
-				ds_skip_name(st));
+				rb_skip_name(st));
 		return;
 	}
 	if (m.qr)
@@ -96,38 +96,38 @@ run_loop(struct ds_ctx *c, pcap_t *p, unsigned port, char *err,
 {
 	struct pcap_pkthdr *h;
 	const u_char *data;
-	struct ds_packet pkt;
+	struct rb_packet pkt;
 	int dlt = pcap_datalink(p), rc;
 
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
-		enum ds_skip st;
+		enum rb_skip st;
 		c->stats.frames++;
 		c->stats.frame_bytes += h->len;
 		c->frame_len = h->len;
-		st = ds_capture_decode(dlt, data, h->caplen, h->len, &pkt);
-		if (st != DS_OK) {
+		st = rb_capture_decode(dlt, data, h->caplen, h->len, &pkt);
+		if (st != RB_OK) {
 			ds_stats_skip(&c->stats, st);
-			if (c->list && st >= DS_SKIP_FIRST_BAD)
+			if (c->list && st >= RB_SKIP_FIRST_BAD)
 				fprintf(c->list, "%llu bad %s\n",
 					(unsigned long long)c->stats.frames,
-					ds_skip_name(st));
+					rb_skip_name(st));
 			continue;
 		}
 		if (port && pkt.sport != port && pkt.dport != port) {
-			ds_stats_skip(&c->stats, DS_SKIP_NOT_DNS_PORT);
+			ds_stats_skip(&c->stats, RB_SKIP_NOT_DNS_PORT);
 			continue;
 		}
 		if (pkt.proto == IPPROTO_UDP) {
 			handle_message(c, &pkt, pkt.payload, pkt.payload_len);
 		} else if (pkt.payload_len == 0) {
-			ds_stats_skip(&c->stats, DS_SKIP_TCP_EMPTY);
-		} else if (ds_tcpflows_segment(&c->flows, &pkt) != 0) {
+			ds_stats_skip(&c->stats, RB_SKIP_TCP_EMPTY);
+		} else if (rb_tcpflows_segment(&c->flows, &pkt) != 0) {
 			snprintf(err, errlen, "TCP reassembly: %s",
 				strerror(errno));
 			return -1;
 		}
 	}
-	ds_tcpflows_finish(&c->flows, c->stats.skip);
+	rb_tcpflows_finish(&c->flows, c->stats.skip);
 	c->stats.tcp_flows_evicted = c->flows.evicted;
 	if (rc == -1) {
 		snprintf(err, errlen, "%s", pcap_geterr(p));
@@ -236,14 +236,14 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	p = ds_capture_open(argv[optind], filter, err, sizeof(err));
+	p = rb_capture_open(argv[optind], filter, err, sizeof(err));
 	if (!p) {
 		fprintf(stderr, "dnsstat: %s\n", err);
 		return 1;
 	}
 	if (ds_stats_init(&ctx.stats) != 0 ||
 	    ds_match_init(&ctx.match, 18) != 0 ||
-	    ds_tcpflows_init(&ctx.flows, DS_TCPFLOWS_MAX, handle_message,
+	    rb_tcpflows_init(&ctx.flows, RB_TCPFLOWS_MAX, handle_message,
 		&ctx) != 0) {
 		fprintf(stderr, "dnsstat: %s\n", strerror(errno));
 		pcap_close(p);
@@ -283,7 +283,7 @@ main(int argc, char **argv)
 		status = 1;
 out:
 	pcap_close(p);
-	ds_tcpflows_free(&ctx.flows);
+	rb_tcpflows_free(&ctx.flows);
 	ds_match_free(&ctx.match);
 	ds_stats_free(&ctx.stats);
 	return status;

@@ -56,11 +56,11 @@ $(FUZZ_BUILD)/covobj/%.o: %.c | build-deps fuzz-cc
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_COV_CFLAGS) -c -o $@ $<
 
-$(eval $(call fuzz_harness,capture,analysis/capture.c))
-$(eval $(call fuzz_harness,dnsmsg,analysis/dnsmsg.c analysis/capture.c))
-$(eval $(call fuzz_harness,tcpflow,analysis/tcpflow.c analysis/capture.c))
-$(eval $(call fuzz_harness,frompcap,udpreplay/extract.c udpreplay/qlist.c analysis/capture.c analysis/tcpflow.c))
-$(eval $(call fuzz_harness,query,tcpbench/query.c analysis/numparse.c))
+$(eval $(call fuzz_harness,capture,analysis/lib/capture.c))
+$(eval $(call fuzz_harness,dnsmsg,analysis/dnsmsg.c analysis/lib/capture.c))
+$(eval $(call fuzz_harness,tcpflow,analysis/lib/tcpflow.c analysis/lib/capture.c))
+$(eval $(call fuzz_harness,frompcap,udpreplay/extract.c udpreplay/qlist.c analysis/lib/capture.c analysis/lib/tcpflow.c))
+$(eval $(call fuzz_harness,query,tcpbench/query.c analysis/lib/numparse.c))
 $(eval $(call fuzz_harness,zone,zones/optout.c))
 
 .PHONY: fuzz fuzz-build fuzz-cc fuzz-seeds

@@ -2,7 +2,7 @@
  * output.c -- JSON, text and gnuplot-table output of dnsstat. See output.h.
  */
 #include "output.h"
-#include "json.h"
+#include "lib/json.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -82,13 +82,13 @@ ds_output_json(FILE *out, const struct ds_stats *s,
 	int first;
 
 	fputs("{\n  \"schema\": \"rootbench.dnsstat/1\",\n  \"input\": ", out);
-	ds_json_string(out, info->input);
+	rb_json_string(out, info->input);
 	fputs(",\n  \"linktype\": ", out);
-	ds_json_string(out, info->linktype);
+	rb_json_string(out, info->linktype);
 	fputs(",\n  \"filter\": ", out);
-	ds_json_string(out, info->filter);
+	rb_json_string(out, info->filter);
 	fputs(",\n  \"read_error\": ", out);
-	ds_json_string(out, info->read_error);
+	rb_json_string(out, info->read_error);
 	fprintf(out, ",\n  \"mode\": \"%s\",\n  \"port\": %u,\n", info->mode,
 		info->port);
 #define U(x) ((unsigned long long)(x))
@@ -183,15 +183,15 @@ ds_output_json(FILE *out, const struct ds_stats *s,
 	fputs(",\n", out);
 	json_hist(out, "query_frame", &s->query_frame, info->bin);
 	fputs("\n  },\n  \"skipped\": {", out);
-	for (i = 1, first = 1; i < DS_SKIP_FIRST_BAD; i++) {
+	for (i = 1, first = 1; i < RB_SKIP_FIRST_BAD; i++) {
 		fprintf(out, "%s\"%s\": %llu", first ? "" : ", ",
-			ds_skip_name(i), U(s->skip[i]));
+			rb_skip_name(i), U(s->skip[i]));
 		first = 0;
 	}
 	fputs("},\n  \"malformed\": {", out);
-	for (i = DS_SKIP_FIRST_BAD, first = 1; i < DS_SKIP_MAX; i++) {
+	for (i = RB_SKIP_FIRST_BAD, first = 1; i < RB_SKIP_MAX; i++) {
 		fprintf(out, "%s\"%s\": %llu", first ? "" : ", ",
-			ds_skip_name(i), U(s->skip[i]));
+			rb_skip_name(i), U(s->skip[i]));
 		first = 0;
 	}
 	fprintf(out, "},\n  \"malformed_total\": %llu,\n",
@@ -292,10 +292,10 @@ ds_output_text(FILE *out, const struct ds_stats *s,
 
 	fprintf(out, "\nNot counted: %llu malformed\n",
 		U(ds_stats_malformed(s)));
-	for (i = 1; i < DS_SKIP_MAX; i++)
+	for (i = 1; i < RB_SKIP_MAX; i++)
 		if (s->skip[i])
-			fprintf(out, "  %-26s %10llu %s\n", ds_skip_name(i),
-				U(s->skip[i]), i >= DS_SKIP_FIRST_BAD ?
+			fprintf(out, "  %-26s %10llu %s\n", rb_skip_name(i),
+				U(s->skip[i]), i >= RB_SKIP_FIRST_BAD ?
 				"malformed" : "skipped");
 	if (s->tcp_flows_evicted)
 		fprintf(out, "  %llu TCP flows evicted (at most %llu held)\n",

@@ -89,13 +89,13 @@ ds_stats_malformed(const struct ds_stats *s)
 {
 	uint64_t n = 0;
 	int i;
-	for (i = DS_SKIP_FIRST_BAD; i < DS_SKIP_MAX; i++)
+	for (i = RB_SKIP_FIRST_BAD; i < RB_SKIP_MAX; i++)
 		n += s->skip[i];
 	return n;
 }
 
 void
-ds_stats_message(struct ds_stats *s, const struct ds_packet *pkt,
+ds_stats_message(struct ds_stats *s, const struct rb_packet *pkt,
 	size_t frame_len, const struct ds_dnsmsg *m, int q_found, int q_opt,
 	int q_do)
 {

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "capture.h"
+#include "lib/capture.h"
 #include "dnsmsg.h"
 
 #define DS_SIZE_SLOTS 65536	/* exact sizes 0..65535; larger are clamped */
@@ -28,7 +28,7 @@ struct ds_edns_row {
 
 struct ds_stats {
 	uint64_t frames, frame_bytes;	/* every frame read (wire length) */
-	uint64_t skip[DS_SKIP_MAX];
+	uint64_t skip[RB_SKIP_MAX];
 	uint64_t messages, queries, responses;
 	uint64_t udp, tcp, ipv4, ipv6;	/* DNS messages by transport/family */
 	uint64_t tc_responses;
@@ -53,7 +53,7 @@ void ds_stats_free(struct ds_stats *s);
 
 /* ds_stats_skip: count a frame or message not used, by cause. */
 static inline void
-ds_stats_skip(struct ds_stats *s, enum ds_skip cause)
+ds_stats_skip(struct ds_stats *s, enum rb_skip cause)
 {
 	s->skip[cause]++;
 }
@@ -61,7 +61,7 @@ ds_stats_skip(struct ds_stats *s, enum ds_skip cause)
 /* ds_stats_message: account one parsed message carried in pkt, whose frame
  * was frame_len bytes on the wire. For responses, q_found says whether its
  * query was matched and q_opt/q_do what that query carried. */
-void ds_stats_message(struct ds_stats *s, const struct ds_packet *pkt,
+void ds_stats_message(struct ds_stats *s, const struct rb_packet *pkt,
 	size_t frame_len, const struct ds_dnsmsg *m, int q_found, int q_opt,
 	int q_do);
 

@@ -22,8 +22,8 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
-#include "capture.h"
-#include "target.h"
+#include "lib/capture.h"
+#include "lib/target.h"
 
 #define TC_ALLOWED 0
 #define TC_REFUSED 1
@@ -119,16 +119,16 @@ static int
 tc_check_packet(const struct rb_target *t, int dlt, const struct pcap_pkthdr *h,
 	const uint8_t *data, char *err, size_t errlen)
 {
-	struct ds_packet pkt;
-	enum ds_skip st;
+	struct rb_packet pkt;
+	enum rb_skip st;
 	char why[2048];
 	int family;
 
 	memset(&pkt, 0, sizeof(pkt));
-	st = ds_capture_decode(dlt, data, h->caplen, h->len, &pkt);
+	st = rb_capture_decode(dlt, data, h->caplen, h->len, &pkt);
 	if (pkt.family != 4 && pkt.family != 6) {
 		snprintf(err, errlen, "not an IPv4 or IPv6 packet (%s): where it goes "
-			"cannot be checked", ds_skip_name(st));
+			"cannot be checked", rb_skip_name(st));
 		return -1;
 	}
 	family = pkt.family == 4 ? AF_INET : AF_INET6;
@@ -154,7 +154,7 @@ tc_check_capture(const struct rb_target *t, const char *path)
 	pcap_t *p;
 	int dlt, r;
 
-	p = ds_capture_open(path, NULL, err, sizeof(err));
+	p = rb_capture_open(path, NULL, err, sizeof(err));
 	if (!p) {
 		fprintf(stderr, "target-check: error: %s\n", err);
 		return TC_ERROR;

@@ -19,10 +19,3 @@ report:
 
 report-check:
 	@analysis/report-check $(RESULTS)
-
-# make compare-servers [SERVERS="nsd knot bind"] [COMPARE_REPS=3] [SCALE=...]: the UDP
-# ceiling unshaped, sizes and the TCP knee per server kind, side by side
-# (docs/servers.md).
-.PHONY: compare-servers
-compare-servers:
-	@scripts/compare-servers

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "network.h"
-#include "../analysis/numparse.h"
+#include "../analysis/lib/numparse.h"
 
 int
 tcpb_addr_parse(struct tcpb_addr *out, const char *host, unsigned port,

@@ -9,7 +9,7 @@
 #include <string.h>
 #include "options.h"
 #include "network.h"
-#include "../analysis/numparse.h"
+#include "../analysis/lib/numparse.h"
 
 void
 tcpb_options_usage(FILE *f)

@@ -10,7 +10,7 @@
  *            [--tls [--tls-ca FILE] [--tls-name NAME] [--tls-resume]]
  *
  * The server must be an address the target guard allows
- * (analysis/target.h): loopback, the benchmarking ranges, or a lab range
+ * (analysis/lib/target.h): loopback, the benchmarking ranges, or a lab range
  * declared with --allow-range.
  */
 #ifndef TCPB_OPTIONS_H
@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "../analysis/target.h"
+#include "../analysis/lib/target.h"
 
 #define TCPB_WORKERS_MAX 256
 #define TCPB_QPC_MAX 64         /* most queries per connection */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output.h"
-#include "../analysis/json.h"
-#include "../analysis/outfile.h"
+#include "../analysis/lib/json.h"
+#include "../analysis/lib/outfile.h"
 
 #define REASONS_MAX 4
 
@@ -120,9 +120,9 @@ json_tls(FILE *f, const struct tcpb_report *r)
 		return;
 	}
 	fprintf(f, "  \"tls\": {\"verify\": %s, \"ca_file\": ", o->tls_ca ? "true" : "false");
-	ds_json_string(f, o->tls_ca ? o->tls_ca : "");
+	rb_json_string(f, o->tls_ca ? o->tls_ca : "");
 	fprintf(f, ", \"name\": ");
-	ds_json_string(f, o->tls_name ? o->tls_name : o->server);
+	rb_json_string(f, o->tls_name ? o->tls_name : o->server);
 	fprintf(f, ", \"resume\": %s, \"handshakes\": %llu, \"resumed\": %llu, "
 		"\"offered\": %llu, \"full\": %llu, \"handshake_timeouts\": %llu, "
 		"\"failed_handshake\": %llu, \"failed_certificate\": %llu, \"version\": ",
@@ -133,11 +133,11 @@ json_tls(FILE *f, const struct tcpb_report *r)
 		(unsigned long long)s->tls_handshake_timeouts,
 		(unsigned long long)s->cause[TCPB_CAUSE_HANDSHAKE],
 		(unsigned long long)s->cause[TCPB_CAUSE_CERTIFICATE]);
-	ds_json_string(f, s->tls_version);
+	rb_json_string(f, s->tls_version);
 	fprintf(f, ", \"cipher\": ");
-	ds_json_string(f, s->tls_cipher);
+	rb_json_string(f, s->tls_cipher);
 	fprintf(f, ", \"first_error\": ");
-	ds_json_string(f, s->tls_error);
+	rb_json_string(f, s->tls_error);
 	fprintf(f, ",\n    \"handshake_us\": ");
 	tcpb_output_hist(f, &s->handshake_us);
 	fprintf(f, "},\n");
@@ -154,10 +154,10 @@ tcpb_output_json(FILE *f, const struct tcpb_report *r)
 	int first;
 
 	fprintf(f, "{\n  \"schema\": \"%s\",\n  \"server\": ", TCPB_SCHEMA);
-	ds_json_string(f, o->server);
+	rb_json_string(f, o->server);
 	fprintf(f, ",\n  \"port\": %u,\n", o->port);
 	fprintf(f, "  \"query_source\": ");
-	ds_json_string(f, o->queryfile ? o->queryfile : o->single);
+	rb_json_string(f, o->queryfile ? o->queryfile : o->single);
 	fprintf(f, ",\n  \"queries\": %zu,\n  \"unknown_query_tokens\": %llu,\n",
 		r->nqueries, (unsigned long long)r->unknown_tokens);
 	fprintf(f, "  \"transport\": \"%s\",\n  \"queries_per_conn\": %u,\n  \"pipeline\": %s,\n",
@@ -197,7 +197,7 @@ tcpb_output_json(FILE *f, const struct tcpb_report *r)
 		r->valid ? "true" : "false", r->valid ? "false" : "true");
 	for (i = 0; i < (size_t)nreasons; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		ds_json_string(f, reasons[i]);
+		rb_json_string(f, reasons[i]);
 	}
 	fprintf(f, "],\n  \"late_starts\": %llu,\n"
 		"  \"late_timeouts\": %llu,\n  \"pool_exhausted\": %llu,\n  \"interrupted\": %s,\n",

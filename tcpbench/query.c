@@ -10,7 +10,7 @@
 #include <strings.h>
 #include <ldns/ldns.h>
 #include "query.h"
-#include "../analysis/numparse.h"
+#include "../analysis/lib/numparse.h"
 
 static void
 spec_defaults(struct tcpb_query_spec *s, const struct tcpb_query_defaults *d)

@@ -6,11 +6,11 @@ TCPB_LIBS := $(shell pkg-config --libs libevent ldns openssl 2>/dev/null) -lm
 # escaped JSON strings; outfile.c, results written whole or not at all;
 # numparse.c, strict numbers; target.c, the target guard (only tcpbench
 # itself sends).
-TCPB_SHARED := analysis/json.c analysis/outfile.c analysis/numparse.c
+TCPB_SHARED := analysis/lib/json.c analysis/lib/outfile.c analysis/lib/numparse.c
 TCPB_MODULES := tcpbench/options.c tcpbench/network.c tcpbench/query.c \
                 tcpbench/schedule.c tcpbench/stats.c tcpbench/histogram.c \
                 tcpbench/output.c tcpbench/engine.c tcpbench/worker.c tcpbench/tls.c \
-                analysis/target.c $(TCPB_SHARED)
+                analysis/lib/target.c $(TCPB_SHARED)
 
 $(eval $(call c_program,tcpbench/tcpbench,tcpbench/tcpbench.c $(TCPB_MODULES),$(TCPB_LIBS)))
 
@@ -21,8 +21,8 @@ $(eval $(call c_program,tcpbench/tests/answer-server,tcpbench/tests/answer-serve
 $(eval $(call c_program,tcpbench/tests/hist-dump,tcpbench/tests/hist-dump.c tcpbench/output.c tcpbench/stats.c tcpbench/histogram.c $(TCPB_SHARED),-lm))
 
 $(eval $(call c_unit_test,tcpbench/tests/test-histogram,tcpbench/tests/test-histogram.c tcpbench/histogram.c,-lm))
-$(eval $(call c_unit_test,tcpbench/tests/test-query,tcpbench/tests/test-query.c tcpbench/query.c analysis/numparse.c,$(shell pkg-config --libs ldns 2>/dev/null)))
-$(eval $(call c_unit_test,tcpbench/tests/test-sources,tcpbench/tests/test-sources.c tcpbench/network.c analysis/numparse.c tcpbench/stats.c tcpbench/histogram.c,-lm))
+$(eval $(call c_unit_test,tcpbench/tests/test-query,tcpbench/tests/test-query.c tcpbench/query.c analysis/lib/numparse.c,$(shell pkg-config --libs ldns 2>/dev/null)))
+$(eval $(call c_unit_test,tcpbench/tests/test-sources,tcpbench/tests/test-sources.c tcpbench/network.c analysis/lib/numparse.c tcpbench/stats.c tcpbench/histogram.c,-lm))
 $(eval $(call c_unit_test,tcpbench/tests/test-stats,tcpbench/tests/test-stats.c tcpbench/stats.c tcpbench/histogram.c,-lm))
 $(eval $(call c_unit_test,tcpbench/tests/test-schedule,tcpbench/tests/test-schedule.c tcpbench/schedule.c,-lm))
 

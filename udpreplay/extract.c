@@ -53,7 +53,7 @@ ur_extract_client_map(const ur_addr *orig, ur_addr *out)
 
 /* One DNS message from the capture: queries go to the caller. */
 static int
-ur_extract_message(ur_extract *x, const struct pcap_pkthdr *h, const struct ds_packet *pkt,
+ur_extract_message(ur_extract *x, const struct pcap_pkthdr *h, const struct rb_packet *pkt,
     const uint8_t *msg, size_t len)
 {
 	ldns_pkt *dns = NULL;
@@ -86,7 +86,7 @@ ur_extract_message(ur_extract *x, const struct pcap_pkthdr *h, const struct ds_p
 /* tcpflow's callback: a whole DNS message, completed by the segment of the
  * frame being read (x->frame). A failure is kept for ur_extract_frame. */
 static void
-ur_extract_tcp_message(void *arg, const struct ds_packet *pkt, const uint8_t *msg, size_t len)
+ur_extract_tcp_message(void *arg, const struct rb_packet *pkt, const uint8_t *msg, size_t len)
 {
 	ur_extract *x = arg;
 
@@ -102,31 +102,31 @@ ur_extract_init(ur_extract *x, size_t max_flows, ur_extract_query_fn fn,
 	x->fn = fn;
 	x->arg = arg;
 	x->verbose = verbose;
-	return ds_tcpflows_init(&x->flows, max_flows, ur_extract_tcp_message, x);
+	return rb_tcpflows_init(&x->flows, max_flows, ur_extract_tcp_message, x);
 }
 
 int
 ur_extract_frame(ur_extract *x, int linktype, const struct pcap_pkthdr *h, const uint8_t *data)
 {
-	struct ds_packet pkt;
-	enum ds_skip r;
+	struct rb_packet pkt;
+	enum rb_skip r;
 
 	x->st.packets++;
-	r = ds_capture_decode(linktype, data, h->caplen, h->len, &pkt);
-	if (r == DS_OK && pkt.sport != 53 && pkt.dport != 53)
-		r = DS_SKIP_NOT_DNS_PORT;
-	else if (r == DS_OK && pkt.proto == IPPROTO_TCP && pkt.payload_len == 0)
-		r = DS_SKIP_TCP_EMPTY;
-	if (r != DS_OK) {
+	r = rb_capture_decode(linktype, data, h->caplen, h->len, &pkt);
+	if (r == RB_OK && pkt.sport != 53 && pkt.dport != 53)
+		r = RB_SKIP_NOT_DNS_PORT;
+	else if (r == RB_OK && pkt.proto == IPPROTO_TCP && pkt.payload_len == 0)
+		r = RB_SKIP_TCP_EMPTY;
+	if (r != RB_OK) {
 		x->st.skip[r]++;
-		ur_extract_skip(x, ds_skip_name(r));
+		ur_extract_skip(x, rb_skip_name(r));
 		return 0;
 	}
 	if (pkt.proto == IPPROTO_UDP)
 		return ur_extract_message(x, h, &pkt, pkt.payload, pkt.payload_len);
 	/* TCP: length-prefixed messages, reassembled in order per flow. */
 	x->frame = h;
-	if (ds_tcpflows_segment(&x->flows, &pkt) != 0) {
+	if (rb_tcpflows_segment(&x->flows, &pkt) != 0) {
 		fprintf(stderr, "from-pcap: TCP reassembly: %s\n", strerror(errno));
 		return -1;
 	}
@@ -136,12 +136,12 @@ ur_extract_frame(ur_extract *x, int linktype, const struct pcap_pkthdr *h, const
 void
 ur_extract_finish(ur_extract *x)
 {
-	ds_tcpflows_finish(&x->flows, x->st.skip);
+	rb_tcpflows_finish(&x->flows, x->st.skip);
 	x->st.tcp_flows_evicted = x->flows.evicted;
 }
 
 void
 ur_extract_free(ur_extract *x)
 {
-	ds_tcpflows_free(&x->flows);
+	rb_tcpflows_free(&x->flows);
 }

@@ -2,8 +2,8 @@
  * extract.h -- from-pcap's query extraction: the frames of a capture in,
  * its DNS queries out, with the count of everything skipped and why.
  *
- * Frames are decoded by analysis/capture.c; UDP and TCP to or from port
- * 53 are kept; TCP is reassembled in order per flow by analysis/tcpflow.c.
+ * Frames are decoded by analysis/lib/capture.c; UDP and TCP to or from port
+ * 53 are kept; TCP is reassembled in order per flow by analysis/lib/tcpflow.c.
  * Each DNS message is parsed with ldns: responses are counted and dropped;
  * a query goes to the caller's function with its ldns packet; a malformed
  * UDP message whose header says query goes there too, without a packet
@@ -20,15 +20,15 @@
 #include <stdint.h>
 #include <pcap/pcap.h>
 #include <ldns/ldns.h>
-#include "../analysis/capture.h"
-#include "../analysis/tcpflow.h"
+#include "../analysis/lib/capture.h"
+#include "../analysis/lib/tcpflow.h"
 #include "pcapout.h"
 
 typedef struct ur_stats {
 	uint64_t packets;
 	uint64_t queries, udp, tcp, v4, v6;	/* written by the caller */
 	uint64_t responses;
-	uint64_t skip[DS_SKIP_MAX];	/* frames capture.c could not use, ... */
+	uint64_t skip[RB_SKIP_MAX];	/* frames capture.c could not use, ... */
 	uint64_t malformed;
 	uint64_t malformed_queries;
 	uint64_t no_question;		/* counted by the caller */
@@ -41,12 +41,12 @@ typedef struct ur_stats {
  * dns its ldns parse or NULL (a malformed UDP query). -1 stops the
  * extraction (ur_extract_frame returns -1). */
 typedef int (*ur_extract_query_fn)(void *arg, const struct pcap_pkthdr *h,
-    const struct ds_packet *pkt, const uint8_t *msg, size_t len,
+    const struct rb_packet *pkt, const uint8_t *msg, size_t len,
     const ldns_pkt *dns);
 
 typedef struct ur_extract {
 	ur_stats st;
-	struct ds_tcpflows flows;
+	struct rb_tcpflows flows;
 	const struct pcap_pkthdr *frame;	/* the frame being read */
 	ur_extract_query_fn fn;
 	void *arg;

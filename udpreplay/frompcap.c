@@ -10,9 +10,9 @@
  * A query ldns cannot parse (name too long, ...) but whose header says
  * query goes to the pcap unchanged, not to the query list.
  *
- * Frames are decoded by analysis/capture.c (the same decoder dnsstat
+ * Frames are decoded by analysis/lib/capture.c (the same decoder dnsstat
  * uses); TCP segments to or from port 53 are reassembled in order per
- * flow by analysis/tcpflow.c into length-prefixed DNS messages (what it
+ * flow by analysis/lib/tcpflow.c into length-prefixed DNS messages (what it
  * cannot reassemble -- out of order, lost, a flow cut -- is counted as
  * "TCP data without a whole DNS message"; retransmissions are skipped).
  * TCP queries are written to the pcap as UDP datagrams.
@@ -27,7 +27,7 @@
 #include <unistd.h>
 #include <pcap/pcap.h>
 #include <ldns/ldns.h>
-#include "../analysis/outfile.h"
+#include "../analysis/lib/outfile.h"
 #include "extract.h"
 #include "pcapout.h"
 #include "qlist.h"
@@ -58,7 +58,7 @@ ur_addr_from(ur_addr *out, int family, const uint8_t *a)
 
 /* A query into the pcap, from the mapped client to the service address. */
 static int
-ur_conv_write(ur_conv *cv, const struct pcap_pkthdr *h, const struct ds_packet *pkt,
+ur_conv_write(ur_conv *cv, const struct pcap_pkthdr *h, const struct rb_packet *pkt,
     const uint8_t *msg, size_t len)
 {
 	ur_stats *st = &cv->x.st;
@@ -89,7 +89,7 @@ ur_conv_write(ur_conv *cv, const struct pcap_pkthdr *h, const struct ds_packet *
 /* extract.c's callback: a query goes to the query list (when ldns parsed
  * it) and to the pcap. */
 static int
-ur_conv_query(void *arg, const struct pcap_pkthdr *h, const struct ds_packet *pkt,
+ur_conv_query(void *arg, const struct pcap_pkthdr *h, const struct rb_packet *pkt,
     const uint8_t *msg, size_t len, const ldns_pkt *dns)
 {
 	ur_conv *cv = arg;
@@ -101,23 +101,23 @@ ur_conv_query(void *arg, const struct pcap_pkthdr *h, const struct ds_packet *pk
 
 /* The causes capture.c and tcpflow.c name, in words. */
 static const char *
-ur_skip_words(enum ds_skip r)
+ur_skip_words(enum rb_skip r)
 {
 	switch (r) {
-	case DS_SKIP_NOT_IP: return "not IP";
-	case DS_SKIP_NOT_UDP_TCP: return "neither UDP nor TCP";
-	case DS_SKIP_NOT_DNS_PORT: return "not port 53";
-	case DS_SKIP_IP_FRAGMENT: return "IP fragments (not reassembled)";
-	case DS_SKIP_IP6_EXT: return "IPv6 extension header not skipped (ESP, ...)";
-	case DS_SKIP_TCP_EMPTY: return "TCP segments without data";
-	case DS_SKIP_TCP_RETRANS: return "TCP retransmissions";
-	case DS_SKIP_TCP_UNSYNCED: return "TCP segments before a plausible DNS message start (after a gap, or a connection seen from its middle)";
-	case DS_BAD_LINK: return "link header truncated";
-	case DS_BAD_IP: return "bad or truncated IP header";
-	case DS_BAD_L4: return "bad or truncated UDP/TCP header";
-	case DS_BAD_SNAPLEN: return "cut by the capture's snap length";
-	case DS_BAD_TCP_PARTIAL: return "TCP data without a whole DNS message (out of order or cut)";
-	default: return ds_skip_name(r);
+	case RB_SKIP_NOT_IP: return "not IP";
+	case RB_SKIP_NOT_UDP_TCP: return "neither UDP nor TCP";
+	case RB_SKIP_NOT_DNS_PORT: return "not port 53";
+	case RB_SKIP_IP_FRAGMENT: return "IP fragments (not reassembled)";
+	case RB_SKIP_IP6_EXT: return "IPv6 extension header not skipped (ESP, ...)";
+	case RB_SKIP_TCP_EMPTY: return "TCP segments without data";
+	case RB_SKIP_TCP_RETRANS: return "TCP retransmissions";
+	case RB_SKIP_TCP_UNSYNCED: return "TCP segments before a plausible DNS message start (after a gap, or a connection seen from its middle)";
+	case RB_BAD_LINK: return "link header truncated";
+	case RB_BAD_IP: return "bad or truncated IP header";
+	case RB_BAD_L4: return "bad or truncated UDP/TCP header";
+	case RB_BAD_SNAPLEN: return "cut by the capture's snap length";
+	case RB_BAD_TCP_PARTIAL: return "TCP data without a whole DNS message (out of order or cut)";
+	default: return rb_skip_name(r);
 	}
 }
 
@@ -130,10 +130,10 @@ ur_stats_print(const ur_stats *st, const char *file, FILE *out)
 	    (unsigned long long)st->queries, (unsigned long long)st->udp, (unsigned long long)st->tcp,
 	    (unsigned long long)st->v4, (unsigned long long)st->v6);
 	fprintf(out, "from-pcap:   %llu responses skipped\n", (unsigned long long)st->responses);
-	for (r = 1; r < DS_SKIP_MAX; r++)
+	for (r = 1; r < RB_SKIP_MAX; r++)
 		if (st->skip[r])
 			fprintf(out, "from-pcap:   %llu skipped: %s\n", (unsigned long long)st->skip[r],
-			    ur_skip_words((enum ds_skip)r));
+			    ur_skip_words((enum rb_skip)r));
 	if (st->malformed)
 		fprintf(out, "from-pcap:   %llu skipped: malformed DNS message\n", (unsigned long long)st->malformed);
 	if (st->malformed_queries)
@@ -147,7 +147,7 @@ ur_stats_print(const ur_stats *st, const char *file, FILE *out)
 		    (unsigned long long)st->no_question);
 	if (st->tcp_flows_evicted)
 		fprintf(out, "from-pcap:   %llu TCP flows evicted (at most %d held)\n",
-		    (unsigned long long)st->tcp_flows_evicted, DS_TCPFLOWS_MAX);
+		    (unsigned long long)st->tcp_flows_evicted, RB_TCPFLOWS_MAX);
 }
 
 static void
@@ -199,13 +199,13 @@ main(int argc, char **argv)
 		fprintf(stderr, "from-pcap: -4 needs an IPv4 and -6 an IPv6 address\n");
 		return 2;
 	}
-	in = ds_capture_open(argv[optind], NULL, errbuf, sizeof(errbuf));
+	in = rb_capture_open(argv[optind], NULL, errbuf, sizeof(errbuf));
 	if (!in) {
 		fprintf(stderr, "from-pcap: %s\n", errbuf);
 		return 1;
 	}
 	linktype = pcap_datalink(in);
-	if (ur_extract_init(&cv.x, DS_TCPFLOWS_MAX, ur_conv_query, &cv, verbose) != 0) {
+	if (ur_extract_init(&cv.x, RB_TCPFLOWS_MAX, ur_conv_query, &cv, verbose) != 0) {
 		fprintf(stderr, "from-pcap: TCP flow table: %s\n", strerror(errno));
 		pcap_close(in);
 		return 1;

@@ -1,6 +1,6 @@
 /*
  * pcapout.h -- the replayable query trace: a pcap (Ethernet) of UDP
- * datagrams written with libpcap, whole or not at all (see analysis/outfile.h).
+ * datagrams written with libpcap, whole or not at all (see analysis/lib/outfile.h).
  * It frames the DNS messages in Ethernet/IP/UDP with correct checksums;
  * the MAC addresses are placeholders that udpreplay/rewrite replaces.
  */
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/time.h>
 #include <pcap/pcap.h>
-#include "../analysis/outfile.h"
+#include "../analysis/lib/outfile.h"
 
 typedef struct ur_addr {
 	int family;	/* AF_INET or AF_INET6 */

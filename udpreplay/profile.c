@@ -9,7 +9,7 @@
 #include <string.h>
 #include <ldns/ldns.h>
 #include "profile.h"
-#include "../analysis/numparse.h"
+#include "../analysis/lib/numparse.h"
 
 const char *const ur_profile_names[] = { "root-2016", "paper-2010", NULL };
 

@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <ldns/ldns.h>
-#include "../analysis/numparse.h"
-#include "../analysis/outfile.h"
+#include "../analysis/lib/numparse.h"
+#include "../analysis/lib/outfile.h"
 #include "pcapout.h"
 #include "profile.h"
 #include "qgen.h"

@@ -8,22 +8,22 @@
 
 UR_LIBS := $(shell pkg-config --libs ldns libpcap 2>/dev/null) -lm
 UR_COMMON := udpreplay/rng.c udpreplay/profile.c udpreplay/tlds.c udpreplay/qgen.c \
-             analysis/outfile.c analysis/numparse.c udpreplay/pcapout.c \
+             analysis/lib/outfile.c analysis/lib/numparse.c udpreplay/pcapout.c \
              udpreplay/qlist.c
 
 $(eval $(call c_program,udpreplay/build/tracegen,$(UR_COMMON) udpreplay/tracegen.c,$(UR_LIBS)))
 # from-pcap decodes frames and reassembles TCP with dnsstat's modules (the
 # same sources, so one object each): one decoder in the tree.
-UR_CAPTURE := analysis/capture.c analysis/tcpflow.c udpreplay/extract.c
+UR_CAPTURE := analysis/lib/capture.c analysis/lib/tcpflow.c udpreplay/extract.c
 
 $(eval $(call c_program,udpreplay/build/from-pcap,$(UR_COMMON) $(UR_CAPTURE) udpreplay/frompcap.c,$(UR_LIBS)))
 # pcap-setmac: the MAC addresses tcprewrite 4.4 cannot set on IPv6 frames.
 $(eval $(call c_program,udpreplay/build/pcap-setmac,udpreplay/setmac.c,$(UR_LIBS)))
-$(eval $(call c_unit_test,udpreplay/build/test-udpreplay,$(UR_COMMON) analysis/capture.c udpreplay/test_udpreplay.c,$(UR_LIBS)))
+$(eval $(call c_unit_test,udpreplay/tests/test-udpreplay,$(UR_COMMON) analysis/lib/capture.c udpreplay/tests/test-udpreplay.c,$(UR_LIBS)))
 
 # Binaries live in udpreplay/build/ (ignored by git) beside the traces.
 udpreplay/build/tracegen udpreplay/build/tracegen-san udpreplay/build/from-pcap \
-udpreplay/build/from-pcap-san udpreplay/build/test-udpreplay \
+udpreplay/build/from-pcap-san \
 udpreplay/build/pcap-setmac udpreplay/build/pcap-setmac-san: | udpreplay/build
 udpreplay/build:
 	mkdir -p $@

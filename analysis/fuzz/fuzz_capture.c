@@ -1,13 +1,13 @@
 /*
- * fuzz_capture.c -- libFuzzer harness for analysis/capture.c, the frame
+ * fuzz_capture.c -- libFuzzer harness for analysis/lib/capture.c, the frame
  * decoder of dnsstat and from-pcap (link layer, IPv4/IPv6 with extension
  * headers, UDP/TCP).
  *
- * Input: byte 0 picks a link type (the eight ds_capture_decode knows and
+ * Input: byte 0 picks a link type (the eight rb_capture_decode knows and
  * one it does not), byte 1 how many bytes the snap length cut (0: none),
  * the rest is the frame. What must hold, else the harness aborts:
- *  - ds_capture_decode returns a cause of enum ds_skip, with a name;
- *  - on DS_OK: family 4 or 6, protocol UDP or TCP, and the payload lies
+ *  - rb_capture_decode returns a cause of enum rb_skip, with a name;
+ *  - on RB_OK: family 4 or 6, protocol UDP or TCP, and the payload lies
  *    inside the captured frame (a UDP payload is the UDP length minus 8);
  *  - the link layer is transparent: the rest of the input, read as an IP
  *    packet, decodes the same (cause, addresses, ports, TCP sequence
@@ -21,26 +21,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
-#include "../capture.h"
+#include "../lib/capture.h"
 
 #define FUZZ_NAME "fuzz_capture"
 #include "fuzz.h"
 
 /* decode: frame (a copy of exactly caplen bytes, for ASan) with dlt;
  * the payload's offset from the frame's start in *off */
-static enum ds_skip
+static enum rb_skip
 decode(int dlt, const uint8_t *frame, size_t caplen, size_t cut,
-	struct ds_packet *pkt, size_t *off)
+	struct rb_packet *pkt, size_t *off)
 {
 	uint8_t *f = fuzz_copy(frame, caplen);
-	enum ds_skip r;
+	enum rb_skip r;
 
 	memset(pkt, 0, sizeof(*pkt));
-	r = ds_capture_decode(dlt, f, caplen, caplen + cut, pkt);
-	FUZZ_CHECK((int)r >= 0 && r < DS_SKIP_MAX, "cause in range");
-	FUZZ_CHECK(ds_skip_name(r) != NULL, "cause named");
+	r = rb_capture_decode(dlt, f, caplen, caplen + cut, pkt);
+	FUZZ_CHECK((int)r >= 0 && r < RB_SKIP_MAX, "cause in range");
+	FUZZ_CHECK(rb_skip_name(r) != NULL, "cause named");
 	*off = 0;
-	if (r == DS_OK) {
+	if (r == RB_OK) {
 		FUZZ_CHECK(pkt->family == 4 || pkt->family == 6, "family");
 		FUZZ_CHECK(pkt->proto == IPPROTO_UDP || pkt->proto == IPPROTO_TCP,
 			"protocol");
@@ -114,8 +114,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const int same[] = { DLT_RAW, DLT_EN10MB, DLT_LINUX_SLL,
 		DLT_LINUX_SLL2, DLT_NULL, DLT_LOOP };
-	struct ds_packet pkt, ref;
-	enum ds_skip r, rref = DS_OK;
+	struct rb_packet pkt, ref;
+	enum rb_skip r, rref = RB_OK;
 	size_t off, refoff = 0, cut, n, i;
 	uint8_t *buf;
 
@@ -135,7 +135,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
 		size_t h = wrap(same[i], data + 2, n, buf);
 		r = decode(same[i], buf, h + n, cut, &pkt, &off);
-		if (r == DS_OK)
+		if (r == RB_OK)
 			off -= h;
 		if (i == 0) {
 			rref = r;
@@ -144,7 +144,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		}
 		FUZZ_CHECK(r == rref, "same cause under every link type");
-		if (r != DS_OK)
+		if (r != RB_OK)
 			continue;
 		FUZZ_CHECK(off == refoff && pkt.payload_len == ref.payload_len,
 			"same payload under every link type");

@@ -253,7 +253,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ds_dnsmsg m, f;
 	struct extra x;
-	enum ds_skip sm, sf;
+	enum rb_skip sm, sf;
 	ldns_pkt *p = NULL;
 	ldns_status st;
 	uint8_t *d;
@@ -270,24 +270,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	sf = ds_dnsmsg_parse_full(d, size, &f);
 	if (size < LDNS_HEADER_SIZE) {
-		FUZZ_CHECK(sm == DS_BAD_DNS_HEADER && sf == DS_BAD_DNS_HEADER,
+		FUZZ_CHECK(sm == RB_BAD_DNS_HEADER && sf == RB_BAD_DNS_HEADER,
 			"short header");
 		free(d);
 		return 0;
 	}
 	st = ldns_wire2pkt(&p, d, size);
-	FUZZ_CHECK((st == LDNS_STATUS_OK) == (sf == DS_OK),
+	FUZZ_CHECK((st == LDNS_STATUS_OK) == (sf == RB_OK),
 		"parse_full follows ldns_wire2pkt");
 	walk_additional(d, size, &m, &x);
 	x.misframed = ldns_misframes(d, size, &m);
 	if (st == LDNS_STATUS_OK) {
-		FUZZ_CHECK(sm == DS_OK || x.tsig_not_last || x.misframed,
+		FUZZ_CHECK(sm == RB_OK || x.tsig_not_last || x.misframed,
 			"the scan refuses what ldns parses");
-		if (sm == DS_OK)
+		if (sm == RB_OK)
 			compare_ldns(d, size, &m, p, &x);
 		ldns_pkt_free(p);
 	}
-	if (st == LDNS_STATUS_OK && sm == DS_OK) {
+	if (st == LDNS_STATUS_OK && sm == RB_OK) {
 		/* dnsstat --full: the same facts as the fast scan */
 		compare_header(&m, &f);
 		FUZZ_CHECK(m.qtype == f.qtype && m.qclass == f.qclass &&
@@ -305,8 +305,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				m.ext_rcode == f.ext_rcode, "parse_full EDNS");
 	}
 	if (st != LDNS_STATUS_OK) {
-		FUZZ_CHECK(sm == DS_OK || sm == DS_BAD_DNS_QUESTION ||
-			sm == DS_BAD_DNS_RR, "scan verdict");
+		FUZZ_CHECK(sm == RB_OK || sm == RB_BAD_DNS_QUESTION ||
+			sm == RB_BAD_DNS_RR, "scan verdict");
 		/* header fields are read either way */
 		FUZZ_CHECK(m.id == LDNS_ID_WIRE(d) && m.rcode == LDNS_RCODE_WIRE(d),
 			"header on failure");

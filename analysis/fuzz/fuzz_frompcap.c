@@ -36,7 +36,7 @@ static FILE *devnull;
 static uint64_t queries, with_packet;
 
 static int
-on_query(void *arg, const struct pcap_pkthdr *h, const struct ds_packet *pkt,
+on_query(void *arg, const struct pcap_pkthdr *h, const struct rb_packet *pkt,
     const uint8_t *msg, size_t len, const ldns_pkt *dns)
 {
 	ur_addr orig, mapped;
@@ -116,13 +116,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	FUZZ_CHECK(st->packets == frames, "frames read = frames fed");
 	ur_extract_finish(&x);
-	for (r = 1; r < DS_SKIP_MAX; r++)
-		if (r != DS_SKIP_TCP_RETRANS && r != DS_SKIP_TCP_UNSYNCED &&
-		    r != DS_BAD_TCP_PARTIAL)
+	for (r = 1; r < RB_SKIP_MAX; r++)
+		if (r != RB_SKIP_TCP_RETRANS && r != RB_SKIP_TCP_UNSYNCED &&
+		    r != RB_BAD_TCP_PARTIAL)
 			skipped += st->skip[r];
-	FUZZ_CHECK(st->skip[DS_OK] == 0, "no frame skipped as ok");
+	FUZZ_CHECK(st->skip[RB_OK] == 0, "no frame skipped as ok");
 	FUZZ_CHECK(skipped <= frames, "skipped frames <= frames");
-	FUZZ_CHECK(st->skip[DS_SKIP_TCP_RETRANS] + st->skip[DS_SKIP_TCP_UNSYNCED]
+	FUZZ_CHECK(st->skip[RB_SKIP_TCP_RETRANS] + st->skip[RB_SKIP_TCP_UNSYNCED]
 		<= frames - skipped, "TCP segments skipped <= TCP frames kept");
 	FUZZ_CHECK(st->malformed_queries <= queries && with_packet +
 		st->malformed_queries == queries, "queries with and without a parse");

@@ -1,5 +1,5 @@
 /*
- * fuzz_tcpflow.c -- libFuzzer harness for analysis/tcpflow.c, the TCP
+ * fuzz_tcpflow.c -- libFuzzer harness for analysis/lib/tcpflow.c, the TCP
  * reassembly of DNS messages (RFC 1035 4.2.2 framing) that dnsstat and
  * from-pcap use, with a reference model on every flow it can judge.
  *
@@ -13,9 +13,9 @@
  *    4-tuple of the segment that completed it, and is readable (ASan);
  *  - a flow whose segments all followed one another in sequence, in a
  *    run that evicted no flow, and whose byte stream starts with a
- *    plausible message start (ds_tcpflow_plausible), is cut exactly as
+ *    plausible message start (rb_tcpflow_plausible), is cut exactly as
  *    the framing says: the messages handed out are, in order, the
- *    length-prefixed messages of its byte stream, and ds_tcpflows_finish
+ *    length-prefixed messages of its byte stream, and rb_tcpflows_finish
  *    counts one partial message when bytes are left over, none else;
  *  - the counters add up: retransmissions and unsynced segments never
  *    exceed the segments fed.
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
-#include "../tcpflow.h"
+#include "../lib/tcpflow.h"
 
 #define FUZZ_NAME "fuzz_tcpflow"
 #include "fuzz.h"
@@ -49,7 +49,7 @@ static struct model flows[NFLOWS];
 static uint64_t messages;
 
 static void
-tuple(int id, struct ds_packet *p)
+tuple(int id, struct rb_packet *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->proto = IPPROTO_TCP;
@@ -74,11 +74,11 @@ tuple(int id, struct ds_packet *p)
 }
 
 static int
-tuple_id(const struct ds_packet *p)
+tuple_id(const struct rb_packet *p)
 {
 	int id;
 	for (id = 0; id < NFLOWS; id++) {
-		struct ds_packet t;
+		struct rb_packet t;
 		tuple(id, &t);
 		if (t.family == p->family && t.sport == p->sport &&
 		    t.dport == p->dport && memcmp(t.src, p->src, 16) == 0 &&
@@ -89,7 +89,7 @@ tuple_id(const struct ds_packet *p)
 }
 
 static void
-on_message(void *arg, const struct ds_packet *pkt, const uint8_t *msg,
+on_message(void *arg, const struct rb_packet *pkt, const uint8_t *msg,
 	size_t len)
 {
 	int id = tuple_id(pkt);
@@ -132,8 +132,8 @@ framed(const uint8_t *s, size_t n)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ds_tcpflows t;
-	uint64_t skip[DS_SKIP_MAX] = { 0 }, segments = 0, partial_before;
+	struct rb_tcpflows t;
+	uint64_t skip[RB_SKIP_MAX] = { 0 }, segments = 0, partial_before;
 	size_t pos = 1;
 	int id;
 
@@ -145,11 +145,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		flows[id].overflow = flows[id].out_overflow = 0;
 	}
 	messages = 0;
-	if (ds_tcpflows_init(&t, 1 + data[0] % 8, on_message, NULL) != 0)
+	if (rb_tcpflows_init(&t, 1 + data[0] % 8, on_message, NULL) != 0)
 		abort();
 	while (pos < size) {
 		uint8_t fl = data[pos++];
-		struct ds_packet p;
+		struct rb_packet p;
 		struct model *m;
 		uint32_t seq;
 		size_t n;
@@ -196,16 +196,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			segments++;
 		}
-		if (ds_tcpflows_segment(&t, &p) != 0)
+		if (rb_tcpflows_segment(&t, &p) != 0)
 			abort();	/* only on out of memory */
 		free(payload);
 	}
 	FUZZ_CHECK(t.retrans + t.unsynced <= segments, "skipped segments counted once");
 	partial_before = t.partial;
-	ds_tcpflows_finish(&t, skip);
-	FUZZ_CHECK(skip[DS_SKIP_TCP_RETRANS] + skip[DS_SKIP_TCP_UNSYNCED] <= segments,
+	rb_tcpflows_finish(&t, skip);
+	FUZZ_CHECK(skip[RB_SKIP_TCP_RETRANS] + skip[RB_SKIP_TCP_UNSYNCED] <= segments,
 		"skipped segments counted once at the end");
-	FUZZ_CHECK(skip[DS_BAD_TCP_PARTIAL] >= partial_before, "partial kept");
+	FUZZ_CHECK(skip[RB_BAD_TCP_PARTIAL] >= partial_before, "partial kept");
 	if (t.evicted == 0) {
 		uint64_t left = 0;
 		int judged = 0, all = 1;
@@ -215,7 +215,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!m->seen)
 				continue;
 			if (!m->in_order || m->overflow || m->out_overflow ||
-			    m->slen < 14 || !ds_tcpflow_plausible(m->stream)) {
+			    m->slen < 14 || !rb_tcpflow_plausible(m->stream)) {
 				all = 0;
 				continue;
 			}
@@ -229,9 +229,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* with every flow judged, the partial messages are exactly
 		 * the flows with bytes left over */
 		if (judged && all)
-			FUZZ_CHECK(skip[DS_BAD_TCP_PARTIAL] == left,
+			FUZZ_CHECK(skip[RB_BAD_TCP_PARTIAL] == left,
 				"one partial message per flow with bytes left over");
 	}
-	ds_tcpflows_free(&t);
+	rb_tcpflows_free(&t);
 	return 0;
 }

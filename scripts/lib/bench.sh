@@ -1,4 +1,4 @@
-# bench.sh: what the testbed benchmarks (analysis/capture-limit,
+# bench.sh: what the testbed benchmarks (analysis/sizes/capture-limit,
 # udpreplay/smoothness, peer-bench, budget-bench) share: a results
 # directory of their own and an end that always brings their testbed down.
 #

@@ -3,7 +3,7 @@
 # link, or the server under test), the work each lost in a run (from the
 # testbed sampler's summary, docs/sampler.md), and which layer lost the
 # first work at a failing point. Shared by the TCP and the UDP experiments
-# (tcpbench/sweep/rules.jq, udpreplay/udp); nothing else restates it.
+# (tcpbench/sweep/rules.jq, udpreplay/udp/run); nothing else restates it.
 
 def nz: . // 0;
 

@@ -1,5 +1,5 @@
-# replay.sh: what the slow-replay experiments (analysis/sizes,
-# analysis/sizes-matrix) share: the check that the service serves the
+# replay.sh: what the slow-replay experiments (analysis/sizes/run,
+# analysis/sizes-matrix/run) share: the check that the service serves the
 # zone variant asked for, the Listener's answer counter, the switch's SNMP
 # octets of router-s, stopping a background replay, the table of answer
 # sizes, and the end of a run that wrote no summary. Callers set

@@ -16,7 +16,7 @@
 #   resume_journal_line JOURNAL KEY VALUE   the line whose .KEY == VALUE
 #
 # Source after common.sh and results.sh. (The UDP sweep keeps its points
-# in a cache keyed by its settings instead: udpreplay/udp, docs/udp.md.)
+# in a cache keyed by its settings instead: udpreplay/udp/run, docs/udp.md.)
 
 # resume_record FILE JSON
 resume_record() {

@@ -1,6 +1,6 @@
 # target.sh: the target guard for the shell senders (the UDP replay, the LB
 # check, the TCP sweeps). Before anything is sent, analysis/target-check --
-# the rule of analysis/target.c, written once, in C -- says whether the
+# the rule of analysis/lib/target.c, written once, in C -- says whether the
 # addresses, or every packet of a trace to be replayed, may be sent to:
 # loopback, the benchmarking ranges 198.18.0.0/15 and 2001:2::/48, and the
 # ranges a real lab declares as its own in RB_ALLOW_RANGES ("CIDR CIDR ...",

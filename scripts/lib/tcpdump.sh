@@ -25,7 +25,7 @@ CAPTURE_NICE=${CAPTURE_NICE:--10}
 
 # The highest replay rate (queries/s; the router's port sees twice as many
 # packets) at which a capture was measured to hold every packet through a
-# 200 ms stall of its CPU (analysis/capture-limit LOAD_KIND=pause,
+# 200 ms stall of its CPU (analysis/sizes/capture-limit LOAD_KIND=pause,
 # docs/sizes.md "Captures under load"); experiments that rely on a
 # capture refuse a rate above it.
 CAPTURE_MAX_QPS=64000

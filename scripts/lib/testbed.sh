@@ -536,18 +536,20 @@ tb_clear_per_packet() {
 
 # LINK=<rate>: the paper's 100 Mb/s Ethernet between router and servers,
 # both directions: queries leave the router's server leg, answers leave the
-# switch port toward the router. overhead 24 = FCS + preamble + inter-frame
-# gap, so the rate is that of a real wire, not of frames.
+# switch port toward the router. overhead: FCS + preamble + inter-frame gap
+# (scripts/lib/wire.jq, as the rules that read the link's load count it),
+# so the rate is that of a real wire, not of frames.
 tb_configure_link() {
-    local sw; sw=$(ns_of switch)
+    local sw ovh; sw=$(ns_of switch)
     if [ "$LINK" = none ]; then
         nsx router tc qdisc del dev eths root 2>/dev/null || true
         ip netns exec "$sw" tc qdisc del dev "$(switch_port router-s)" root 2>/dev/null || true
         return 0
     fi
-    nsx router tc qdisc replace dev eths root tbf rate "$LINK" burst 32k latency 20ms overhead 24
+    ovh=$(jq -n -L "$RB_TOP/scripts/lib" 'include "wire"; frame_overhead_bytes') || die "scripts/lib/wire.jq unreadable"
+    nsx router tc qdisc replace dev eths root tbf rate "$LINK" burst 32k latency 20ms overhead "$ovh"
     ip netns exec "$sw" tc qdisc replace dev "$(switch_port router-s)" root \
-        tbf rate "$LINK" burst 32k latency 20ms overhead 24
+        tbf rate "$LINK" burst 32k latency 20ms overhead "$ovh"
 }
 
 # STEER=rps: every interface's receive path runs on the CPUs of the role

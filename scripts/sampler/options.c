@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "options.h"
-#include "../../analysis/numparse.h"
+#include "../../analysis/lib/numparse.h"
 
 void
 rbs_options_usage(FILE *f)

@@ -25,7 +25,7 @@
 #include "procnet.h"
 #include "rtnl.h"
 #include "stall.h"
-#include "../../analysis/outfile.h"
+#include "../../analysis/lib/outfile.h"
 
 /* Accept-queue peak of one port of a namespace. */
 struct rbs_portpeak {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "sampler.h"
 #include "series.h"
-#include "../../analysis/json.h"
+#include "../../analysis/lib/json.h"
 
 /* Opens "key":{ lazily: only when the first member is written. */
 struct lazy {
@@ -50,13 +50,13 @@ write_mib(FILE *f, const struct rbs_sampler *s)
 				continue;
 			if (first) {
 				lazy_open(&z, "ns");
-				ds_json_string(f, n->arg->role);
+				rb_json_string(f, n->arg->role);
 				fputs(":{", f);
 				first = 0;
 			} else {
 				fputc(',', f);
 			}
-			ds_json_string(f, c->name);
+			rb_json_string(f, c->name);
 			fprintf(f, ":%" PRId64, c->delta);
 		}
 		if (!first)
@@ -81,7 +81,7 @@ write_sock(FILE *f, const struct rbs_sampler *s)
 				continue;
 			if (first) {
 				lazy_open(&z, "sock");
-				ds_json_string(f, n->arg->role);
+				rb_json_string(f, n->arg->role);
 				fputs(":{", f);
 				first = 0;
 			} else {
@@ -107,7 +107,7 @@ write_tw(FILE *f, const struct rbs_sampler *s)
 		if (!first)
 			fputc(',', f);
 		first = 0;
-		ds_json_string(f, n->arg->role);
+		rb_json_string(f, n->arg->role);
 		fprintf(f, ":%" PRId64, n->sock.tcp_tw);
 	}
 	fputc('}', f);
@@ -135,17 +135,17 @@ write_objs(FILE *f, const struct rbs_sampler *s, int qdisc)
 				continue;
 			if (first) {
 				lazy_open(&z, qdisc ? "qdisc" : "dev");
-				ds_json_string(f, n->arg->role);
+				rb_json_string(f, n->arg->role);
 				fputs(":{", f);
 				first = 0;
 			} else {
 				fputc(',', f);
 			}
-			ds_json_string(f, o->key);
+			rb_json_string(f, o->key);
 			fputs(":{", f);
 			if (qdisc) {
 				fputs("\"kind\":", f);
-				ds_json_string(f, o->kind);
+				rb_json_string(f, o->kind);
 				firstc = 0;
 			}
 			for (j = 0; j < t->nc; j++) {
@@ -175,12 +175,12 @@ write_listen(FILE *f, const struct rbs_sampler *s)
 		if (n->lost || !n->arg->listen)
 			continue;
 		lazy_open(&z, "listen");
-		ds_json_string(f, n->arg->role);
+		rb_json_string(f, n->arg->role);
 		fputs(":[", f);
 		for (k = 0; k < n->listeners.n; k++) {
 			const struct rbs_listener *l = &n->listeners.v[k];
 			fprintf(f, "%s{\"port\":%u,\"addr\":", k ? "," : "", l->port);
-			ds_json_string(f, l->addr);
+			rb_json_string(f, l->addr);
 			fprintf(f, ",\"queue\":%" PRIu32 ",\"limit\":%" PRIu32 "}", l->queue, l->limit);
 		}
 		fputc(']', f);
@@ -223,7 +223,7 @@ write_cpu(FILE *f, const struct rbs_sampler *s)
 			if (!c->softirq_delta[r])
 				continue;
 			fprintf(f, "%s", first ? "" : ",");
-			ds_json_string(f, s->si_prev->names[r]);
+			rb_json_string(f, s->si_prev->names[r]);
 			fprintf(f, ":%" PRIu64, c->softirq_delta[r]);
 			first = 0;
 		}
@@ -238,7 +238,7 @@ write_cgroup(FILE *f, const struct rbs_sampler *s)
 	int i;
 	fputs(",\"cgroup\":{", f);
 	for (i = 0; i < s->ncg; i++) {
-		ds_json_string(f, s->cg[i].arg->role);
+		rb_json_string(f, s->cg[i].arg->role);
 		fprintf(f, ":%.3f,", s->cg[i].usage_ms);
 	}
 	fprintf(f, "\"outside\":%.1f}", tenth(s->outside_ms));

@@ -6,8 +6,8 @@
 #include <string.h>
 #include "sampler.h"
 #include "summary.h"
-#include "../../analysis/json.h"
-#include "../../analysis/outfile.h"
+#include "../../analysis/lib/json.h"
+#include "../../analysis/lib/outfile.h"
 
 static void
 write_header(FILE *f, const struct rbs_sampler *s)
@@ -20,22 +20,22 @@ write_header(FILE *f, const struct rbs_sampler *s)
 		o->interval_ms, s->samples, rbs_sampler_t(s, s->t_prev));
 	fprintf(f, "  \"late_samples\": %lu,\n  \"interrupted\": %s,\n  \"error\": ",
 		s->late_samples, s->interrupted ? "true" : "false");
-	ds_json_string(f, s->error[0] ? s->error : NULL);
+	rb_json_string(f, s->error[0] ? s->error : NULL);
 	fprintf(f, ",\n  \"stall_ms\": %g,\n  \"stall_threshold_ms\": %g,\n  \"fifo_prio\": %d,\n",
 		o->stall_ms, o->stall_threshold_ms, o->fifo_prio);
 	fputs("  \"namespaces\": {", f);
 	for (i = 0; i < s->nns; i++) {
 		fputs(i ? ", " : "", f);
-		ds_json_string(f, s->ns[i].arg->role);
+		rb_json_string(f, s->ns[i].arg->role);
 		fputs(": ", f);
-		ds_json_string(f, s->ns[i].ns.name);
+		rb_json_string(f, s->ns[i].ns.name);
 	}
 	fputs("},\n  \"lost\": {", f);
 	for (i = 0, first = 1; i < s->nns; i++) {
 		if (!s->ns[i].lost)
 			continue;
 		fputs(first ? "" : ", ", f);
-		ds_json_string(f, s->ns[i].arg->role);
+		rb_json_string(f, s->ns[i].arg->role);
 		fprintf(f, ": %.3f", s->ns[i].lost_at);
 		first = 0;
 	}
@@ -52,14 +52,14 @@ write_deltas(FILE *f, const struct rbs_sampler *s)
 		const struct rbs_nsstate *n = &s->ns[i];
 		int first = 1;
 		fputs(i ? ",\n    " : "\n    ", f);
-		ds_json_string(f, n->arg->role);
+		rb_json_string(f, n->arg->role);
 		fputs(": {", f);
 		for (k = 0; k < n->mib.n; k++) {
 			const struct rbs_ctr *c = &n->mib.v[k];
 			if (!c->total)
 				continue;
 			fputs(first ? "" : ", ", f);
-			ds_json_string(f, c->name);
+			rb_json_string(f, c->name);
 			fprintf(f, ": %" PRId64, c->total);
 			first = 0;
 		}
@@ -80,7 +80,7 @@ write_objs(FILE *f, const struct rbs_sampler *s, int qdisc)
 		const char *const *names = qdisc ? rbs_qdisc_names : rbs_dev_names;
 		int first = 1;
 		fputs(i ? ",\n    " : "\n    ", f);
-		ds_json_string(f, n->arg->role);
+		rb_json_string(f, n->arg->role);
 		fputs(": {", f);
 		for (k = 0; k < t->n; k++) {
 			const struct rbs_obj *o = &t->v[k];
@@ -88,11 +88,11 @@ write_objs(FILE *f, const struct rbs_sampler *s, int qdisc)
 				continue;   /* no queue, no statistics */
 			fputs(first ? "" : ", ", f);
 			first = 0;
-			ds_json_string(f, o->key);
+			rb_json_string(f, o->key);
 			fputs(": {", f);
 			if (qdisc) {
 				fputs("\"kind\": ", f);
-				ds_json_string(f, o->kind);
+				rb_json_string(f, o->kind);
 				fputs(", ", f);
 			}
 			for (j = 0; j < t->nc; j++)
@@ -118,7 +118,7 @@ write_listen(FILE *f, const struct rbs_sampler *s)
 			continue;
 		fputs(first ? "\n    " : ",\n    ", f);
 		first = 0;
-		ds_json_string(f, n->arg->role);
+		rb_json_string(f, n->arg->role);
 		fputs(": {", f);
 		for (k = 0; k < n->npeaks; k++) {
 			const struct rbs_portpeak *p = &n->peaks[k];
@@ -139,7 +139,7 @@ write_tw(FILE *f, const struct rbs_sampler *s)
 	for (i = 0; i < s->nns; i++) {
 		const struct rbs_nsstate *n = &s->ns[i];
 		fputs(i ? ",\n    " : "\n    ", f);
-		ds_json_string(f, n->arg->role);
+		rb_json_string(f, n->arg->role);
 		fprintf(f, ": {\"min\": %" PRId64 ", \"max\": %" PRId64
 			", \"largest_drop_in_one_sample\": %" PRId64 ", \"at\": ",
 			n->tw_min, n->tw_max, n->tw_drop_max);
@@ -168,7 +168,7 @@ write_cpu(FILE *f, const struct rbs_sampler *s)
 		fputs("}, \"softirqs\": {", f);
 		for (r = 0; r < s->si_prev->nnames; r++) {
 			fputs(r ? ", " : "", f);
-			ds_json_string(f, s->si_prev->names[r]);
+			rb_json_string(f, s->si_prev->names[r]);
 			fprintf(f, ": %" PRIu64, c->softirq_total[r]);
 		}
 		fputs("}}", f);
@@ -183,16 +183,16 @@ write_cgroup(FILE *f, const struct rbs_sampler *s)
 	int i;
 	fputs("  \"cgroup\": {", f);
 	for (i = 0; i < s->ncg; i++) {
-		ds_json_string(f, s->cg[i].arg->role);
+		rb_json_string(f, s->cg[i].arg->role);
 		fprintf(f, ": %.3f, ", s->cg[i].usage_total_ms);
 	}
 	fprintf(f, "\"outside\": %.1f},\n  \"cgroup_detail\": {", s->outside_total_ms);
 	for (i = 0; i < s->ncg; i++) {
 		const struct rbs_cgstate *g = &s->cg[i];
 		fputs(i ? ", " : "", f);
-		ds_json_string(f, g->arg->role);
+		rb_json_string(f, g->arg->role);
 		fputs(": {\"dir\": ", f);
-		ds_json_string(f, g->arg->dir);
+		rb_json_string(f, g->arg->dir);
 		fprintf(f, ", \"usage_ms\": %.3f, \"user_ms\": %.3f, \"system_ms\": %.3f}",
 			g->usage_total_ms, g->user_total_ms, g->system_total_ms);
 	}
