@@ -1,5 +1,5 @@
 /*
- * unittest.h -- the few assertion macros the dnsstat unit tests share.
+ * unittest.h -- the assertion macros of every C unit test in the tree.
  * A failed check prints where and why and makes main return 1.
  */
 #ifndef RB_UNITTEST_H

@@ -13,9 +13,8 @@
 #include <unistd.h>
 #include <ldns/ldns.h>
 #include "../query.h"
+#include "../../analysis/lib/unittest.h"
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
 
 static ldns_pkt *
 decode(const struct tcpb_query *q)
@@ -41,10 +40,10 @@ main(void)
 	FILE *f;
 	int fd;
 
-	CHECK(tcpb_query_parse_line("", &d0, &s, &unk, err, sizeof(err)) == 0);
-	CHECK(tcpb_query_parse_line("   \n", &d0, &s, &unk, err, sizeof(err)) == 0);
-	CHECK(tcpb_query_parse_line("# comment A", &d0, &s, &unk, err, sizeof(err)) == 0);
-	CHECK(tcpb_query_parse_line("  #x", &d0, &s, &unk, err, sizeof(err)) == 0);
+	UT_CHECK(tcpb_query_parse_line("", &d0, &s, &unk, err, sizeof(err)) == 0);
+	UT_CHECK(tcpb_query_parse_line("   \n", &d0, &s, &unk, err, sizeof(err)) == 0);
+	UT_CHECK(tcpb_query_parse_line("# comment A", &d0, &s, &unk, err, sizeof(err)) == 0);
+	UT_CHECK(tcpb_query_parse_line("  #x", &d0, &s, &unk, err, sizeof(err)) == 0);
 	{
 		/* a comment or blank line longer than a query line may be */
 		char lng[1200];
@@ -52,96 +51,96 @@ main(void)
 		lng[sizeof(lng) - 1] = 0;
 		lng[2] = '#';
 		lng[0] = lng[1] = ' ';
-		CHECK(tcpb_query_parse_line(lng, &d0, &s, &unk, err, sizeof(err)) == 0);
+		UT_CHECK(tcpb_query_parse_line(lng, &d0, &s, &unk, err, sizeof(err)) == 0);
 		memset(lng, ' ', sizeof(lng) - 1);
-		CHECK(tcpb_query_parse_line(lng, &d0, &s, &unk, err, sizeof(err)) == 0);
+		UT_CHECK(tcpb_query_parse_line(lng, &d0, &s, &unk, err, sizeof(err)) == 0);
 		lng[0] = 'x';
-		CHECK(tcpb_query_parse_line(lng, &d0, &s, &unk, err, sizeof(err)) < 0);
+		UT_CHECK(tcpb_query_parse_line(lng, &d0, &s, &unk, err, sizeof(err)) < 0);
 	}
-	CHECK(tcpb_query_parse_line("example.", &d0, &s, &unk, err, sizeof(err)) < 0);
-	CHECK(tcpb_query_parse_line("example. NOSUCHTYPE", &d0, &s, &unk, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_query_parse_line("example.", &d0, &s, &unk, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_query_parse_line("example. NOSUCHTYPE", &d0, &s, &unk, err, sizeof(err)) < 0);
 	/* RFC 3597 types: 1..65535 and nothing after (a 16-bit qtype would
 	 * carry TYPE65536 as 0; the fuzzer found it) */
-	CHECK(tcpb_query_parse_line("example. TYPE65536", &d0, &s, &unk, err, sizeof(err)) < 0);
-	CHECK(tcpb_query_parse_line("example. TYPE0", &d0, &s, &unk, err, sizeof(err)) < 0);
-	CHECK(tcpb_query_parse_line("example. TYPE1x", &d0, &s, &unk, err, sizeof(err)) < 0);
-	CHECK(tcpb_query_parse_line("example. type65535", &d0, &s, &unk, err, sizeof(err)) == 1 && s.qtype == 65535);
+	UT_CHECK(tcpb_query_parse_line("example. TYPE65536", &d0, &s, &unk, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_query_parse_line("example. TYPE0", &d0, &s, &unk, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_query_parse_line("example. TYPE1x", &d0, &s, &unk, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_query_parse_line("example. type65535", &d0, &s, &unk, err, sizeof(err)) == 1 && s.qtype == 65535);
 
-	CHECK(tcpb_query_parse_line("com. NS\n", &d0, &s, &unk, err, sizeof(err)) == 1);
-	CHECK(strcmp(s.qname, "com.") == 0 && s.qtype == LDNS_RR_TYPE_NS);
-	CHECK(s.edns_size == 0 && !s.do_bit && !s.rd);
+	UT_CHECK(tcpb_query_parse_line("com. NS\n", &d0, &s, &unk, err, sizeof(err)) == 1);
+	UT_CHECK(strcmp(s.qname, "com.") == 0 && s.qtype == LDNS_RR_TYPE_NS);
+	UT_CHECK(s.edns_size == 0 && !s.do_bit && !s.rd);
 
-	CHECK(tcpb_query_parse_line("nl. DNSKEY edns=1232 do rd", &d0, &s, &unk, err, sizeof(err)) == 1);
-	CHECK(s.qtype == LDNS_RR_TYPE_DNSKEY && s.edns_size == 1232 && s.do_bit && s.rd);
-	CHECK(unk == 0);
-	CHECK(tcpb_query_parse_line("x. AAAA frobnicate edns=12 # trailing comment", &d0, &s, &unk, err, sizeof(err)) == 1);
-	CHECK(unk == 2);        /* frobnicate, and edns=12 (below 512) */
-	CHECK(tcpb_query_parse_line("x. TYPE65 noedns", &dd, &s, &unk, err, sizeof(err)) == 1);
-	CHECK(s.qtype == 65 && s.edns_size == 0 && !s.do_bit);
-	CHECK(tcpb_query_parse_line("x.\tA", &dd, &s, &unk, err, sizeof(err)) == 1);
-	CHECK(s.edns_size == 4096 && s.do_bit);
-	CHECK(tcpb_query_parse_line("x. A do", &d0, &s, &unk, err, sizeof(err)) == 1);
-	CHECK(s.do_bit && s.edns_size == 1232);
+	UT_CHECK(tcpb_query_parse_line("nl. DNSKEY edns=1232 do rd", &d0, &s, &unk, err, sizeof(err)) == 1);
+	UT_CHECK(s.qtype == LDNS_RR_TYPE_DNSKEY && s.edns_size == 1232 && s.do_bit && s.rd);
+	UT_CHECK(unk == 0);
+	UT_CHECK(tcpb_query_parse_line("x. AAAA frobnicate edns=12 # trailing comment", &d0, &s, &unk, err, sizeof(err)) == 1);
+	UT_CHECK(unk == 2);        /* frobnicate, and edns=12 (below 512) */
+	UT_CHECK(tcpb_query_parse_line("x. TYPE65 noedns", &dd, &s, &unk, err, sizeof(err)) == 1);
+	UT_CHECK(s.qtype == 65 && s.edns_size == 0 && !s.do_bit);
+	UT_CHECK(tcpb_query_parse_line("x.\tA", &dd, &s, &unk, err, sizeof(err)) == 1);
+	UT_CHECK(s.edns_size == 4096 && s.do_bit);
+	UT_CHECK(tcpb_query_parse_line("x. A do", &d0, &s, &unk, err, sizeof(err)) == 1);
+	UT_CHECK(s.do_bit && s.edns_size == 1232);
 
-	CHECK(tcpb_query_parse_single("./SOA", &d0, &s, err, sizeof(err)) == 0);
-	CHECK(strcmp(s.qname, ".") == 0 && s.qtype == LDNS_RR_TYPE_SOA);
-	CHECK(tcpb_query_parse_single("example.com/AAAA", &d0, &s, err, sizeof(err)) == 0);
-	CHECK(tcpb_query_parse_single("example.com", &d0, &s, err, sizeof(err)) < 0);
-	CHECK(tcpb_query_parse_single("/A", &d0, &s, err, sizeof(err)) < 0);
-	CHECK(tcpb_query_parse_single("x./", &d0, &s, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_query_parse_single("./SOA", &d0, &s, err, sizeof(err)) == 0);
+	UT_CHECK(strcmp(s.qname, ".") == 0 && s.qtype == LDNS_RR_TYPE_SOA);
+	UT_CHECK(tcpb_query_parse_single("example.com/AAAA", &d0, &s, err, sizeof(err)) == 0);
+	UT_CHECK(tcpb_query_parse_single("example.com", &d0, &s, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_query_parse_single("/A", &d0, &s, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_query_parse_single("x./", &d0, &s, err, sizeof(err)) < 0);
 
 	/* Wire format, checked by decoding with ldns. */
-	CHECK(tcpb_query_parse_line("nl. DNSKEY edns=1400 do rd", &d0, &s, &unk, err, sizeof(err)) == 1);
-	CHECK(tcpb_query_build(&s, &q, err, sizeof(err)) == 0);
+	UT_CHECK(tcpb_query_parse_line("nl. DNSKEY edns=1400 do rd", &d0, &s, &unk, err, sizeof(err)) == 1);
+	UT_CHECK(tcpb_query_build(&s, &q, err, sizeof(err)) == 0);
 	p = decode(&q);
-	CHECK(p != NULL);
+	UT_CHECK(p != NULL);
 	if (p) {
 		ldns_rr *qr = ldns_rr_list_rr(ldns_pkt_question(p), 0);
 		char *owner = ldns_rdf2str(ldns_rr_owner(qr));
-		CHECK(strcmp(owner, "nl.") == 0);
-		CHECK(ldns_rr_get_type(qr) == LDNS_RR_TYPE_DNSKEY);
-		CHECK(ldns_pkt_rd(p) && !ldns_pkt_qr(p));
-		CHECK(ldns_pkt_edns(p) && ldns_pkt_edns_udp_size(p) == 1400 && ldns_pkt_edns_do(p));
+		UT_CHECK(strcmp(owner, "nl.") == 0);
+		UT_CHECK(ldns_rr_get_type(qr) == LDNS_RR_TYPE_DNSKEY);
+		UT_CHECK(ldns_pkt_rd(p) && !ldns_pkt_qr(p));
+		UT_CHECK(ldns_pkt_edns(p) && ldns_pkt_edns_udp_size(p) == 1400 && ldns_pkt_edns_do(p));
 		free(owner);
 		ldns_pkt_free(p);
 	}
 	free(q.wire);
-	CHECK(tcpb_query_parse_single("./SOA", &d0, &s, err, sizeof(err)) == 0);
-	CHECK(tcpb_query_build(&s, &q, err, sizeof(err)) == 0);
+	UT_CHECK(tcpb_query_parse_single("./SOA", &d0, &s, err, sizeof(err)) == 0);
+	UT_CHECK(tcpb_query_build(&s, &q, err, sizeof(err)) == 0);
 	p = decode(&q);
-	CHECK(p && !ldns_pkt_edns(p) && !ldns_pkt_rd(p));
-	CHECK(q.len == 2 + 12 + 1 + 4);
+	UT_CHECK(p && !ldns_pkt_edns(p) && !ldns_pkt_rd(p));
+	UT_CHECK(q.len == 2 + 12 + 1 + 4);
 	if (p)
 		ldns_pkt_free(p);
 	free(q.wire);
 
 	/* File loading. */
 	fd = mkstemp(path);
-	CHECK(fd >= 0);
+	UT_CHECK(fd >= 0);
 	f = fdopen(fd, "w");
 	fprintf(f, "# a query list\n\n. SOA\ncom. NS do\nnl. A bogus\n");
 	fclose(f);
 	tcpb_querylist_init(&l);
-	CHECK(tcpb_querylist_load(&l, path, &d0, err, sizeof(err)) == 0);
-	CHECK(l.n == 3 && l.unknown_tokens == 1 && l.lines == 5);
+	UT_CHECK(tcpb_querylist_load(&l, path, &d0, err, sizeof(err)) == 0);
+	UT_CHECK(l.n == 3 && l.unknown_tokens == 1 && l.lines == 5);
 	tcpb_querylist_free(&l);
 	f = fopen(path, "a");
 	fprintf(f, "broken.\n");
 	fclose(f);
 	tcpb_querylist_init(&l);
-	CHECK(tcpb_querylist_load(&l, path, &d0, err, sizeof(err)) < 0);
-	CHECK(strstr(err, ":6:") != NULL);
+	UT_CHECK(tcpb_querylist_load(&l, path, &d0, err, sizeof(err)) < 0);
+	UT_CHECK(strstr(err, ":6:") != NULL);
 	tcpb_querylist_free(&l);
 	f = fopen(path, "w");
 	fprintf(f, "# nothing\n");
 	fclose(f);
 	tcpb_querylist_init(&l);
-	CHECK(tcpb_querylist_load(&l, path, &d0, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_querylist_load(&l, path, &d0, err, sizeof(err)) < 0);
 	tcpb_querylist_free(&l);
 	unlink(path);
-	CHECK(tcpb_querylist_load(&l, "/nonexistent/q", &d0, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_querylist_load(&l, "/nonexistent/q", &d0, err, sizeof(err)) < 0);
 
-	if (failures)
+	if (ut_failures)
 		return 1;
 	printf("test-query: ok\n");
 	return 0;

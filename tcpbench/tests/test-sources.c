@@ -10,9 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "../network.h"
+#include "../../analysis/lib/unittest.h"
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
 
 static const char *
 fmt(const struct tcpb_addr *a)
@@ -29,60 +28,60 @@ main(void)
 	char err[256];
 	size_t i;
 
-	CHECK(tcpb_sources_parse(&s, "198.18.4.0/23", AF_INET, TCPB_SOURCES_MAX, err, sizeof(err)) == 0);
-	CHECK(s.n == 512);
-	CHECK(strcmp(fmt(&s.a[0]), "198.18.4.0") == 0);
-	CHECK(strcmp(fmt(&s.a[255]), "198.18.4.255") == 0);
-	CHECK(strcmp(fmt(&s.a[256]), "198.18.5.0") == 0);
-	CHECK(strcmp(fmt(&s.a[511]), "198.18.5.255") == 0);
-	CHECK(((struct sockaddr_in *)&s.a[3].sa)->sin_port == 0);
+	UT_CHECK(tcpb_sources_parse(&s, "198.18.4.0/23", AF_INET, TCPB_SOURCES_MAX, err, sizeof(err)) == 0);
+	UT_CHECK(s.n == 512);
+	UT_CHECK(strcmp(fmt(&s.a[0]), "198.18.4.0") == 0);
+	UT_CHECK(strcmp(fmt(&s.a[255]), "198.18.4.255") == 0);
+	UT_CHECK(strcmp(fmt(&s.a[256]), "198.18.5.0") == 0);
+	UT_CHECK(strcmp(fmt(&s.a[511]), "198.18.5.255") == 0);
+	UT_CHECK(((struct sockaddr_in *)&s.a[3].sa)->sin_port == 0);
 	for (i = 0; i < 513; i++) {
 		const struct tcpb_addr *a = tcpb_sources_next(&s);
 		if (i == 512)
-			CHECK(a == &s.a[0]);
+			UT_CHECK(a == &s.a[0]);
 	}
 	tcpb_sources_free(&s);
 
 	/* Host bits cleared; list of prefix and single addresses. */
-	CHECK(tcpb_sources_parse(&s, "198.18.4.77/30,198.18.6.1,198.18.6.9/32", AF_INET,
+	UT_CHECK(tcpb_sources_parse(&s, "198.18.4.77/30,198.18.6.1,198.18.6.9/32", AF_INET,
 		TCPB_SOURCES_MAX, err, sizeof(err)) == 0);
-	CHECK(s.n == 6);
-	CHECK(strcmp(fmt(&s.a[0]), "198.18.4.76") == 0);
-	CHECK(strcmp(fmt(&s.a[3]), "198.18.4.79") == 0);
-	CHECK(strcmp(fmt(&s.a[4]), "198.18.6.1") == 0);
-	CHECK(strcmp(fmt(&s.a[5]), "198.18.6.9") == 0);
+	UT_CHECK(s.n == 6);
+	UT_CHECK(strcmp(fmt(&s.a[0]), "198.18.4.76") == 0);
+	UT_CHECK(strcmp(fmt(&s.a[3]), "198.18.4.79") == 0);
+	UT_CHECK(strcmp(fmt(&s.a[4]), "198.18.6.1") == 0);
+	UT_CHECK(strcmp(fmt(&s.a[5]), "198.18.6.9") == 0);
 	tcpb_sources_free(&s);
 
 	/* IPv6, carrying across bytes. */
-	CHECK(tcpb_sources_parse(&s, "2001:2:0:4::fe/127,2001:2:0:4::1ff/128", AF_INET6,
+	UT_CHECK(tcpb_sources_parse(&s, "2001:2:0:4::fe/127,2001:2:0:4::1ff/128", AF_INET6,
 		TCPB_SOURCES_MAX, err, sizeof(err)) == 0);
-	CHECK(s.n == 3);
-	CHECK(strcmp(fmt(&s.a[1]), "2001:2:0:4::ff") == 0);
-	CHECK(strcmp(fmt(&s.a[2]), "2001:2:0:4::1ff") == 0);
+	UT_CHECK(s.n == 3);
+	UT_CHECK(strcmp(fmt(&s.a[1]), "2001:2:0:4::ff") == 0);
+	UT_CHECK(strcmp(fmt(&s.a[2]), "2001:2:0:4::1ff") == 0);
 	tcpb_sources_free(&s);
-	CHECK(tcpb_sources_parse(&s, "2001:2:0:4::/120", AF_INET6, TCPB_SOURCES_MAX, err, sizeof(err)) == 0);
-	CHECK(s.n == 256);
-	CHECK(strcmp(fmt(&s.a[255]), "2001:2:0:4::ff") == 0);
+	UT_CHECK(tcpb_sources_parse(&s, "2001:2:0:4::/120", AF_INET6, TCPB_SOURCES_MAX, err, sizeof(err)) == 0);
+	UT_CHECK(s.n == 256);
+	UT_CHECK(strcmp(fmt(&s.a[255]), "2001:2:0:4::ff") == 0);
 	tcpb_sources_free(&s);
 
 	/* Errors. */
-	CHECK(tcpb_sources_parse(&s, "198.18.4.0/23", AF_INET6, TCPB_SOURCES_MAX, err, sizeof(err)) < 0);
-	CHECK(tcpb_sources_parse(&s, "198.18.4.0/33", AF_INET, TCPB_SOURCES_MAX, err, sizeof(err)) < 0);
-	CHECK(tcpb_sources_parse(&s, "198.18.4.0/x", AF_INET, TCPB_SOURCES_MAX, err, sizeof(err)) < 0);
-	CHECK(tcpb_sources_parse(&s, "not-an-address", AF_INET, TCPB_SOURCES_MAX, err, sizeof(err)) < 0);
-	CHECK(tcpb_sources_parse(&s, ",", AF_INET, TCPB_SOURCES_MAX, err, sizeof(err)) < 0);
-	CHECK(tcpb_sources_parse(&s, "198.18.0.0/15", AF_INET, TCPB_SOURCES_MAX, err, sizeof(err)) < 0);
-	CHECK(strstr(err, "more than") != NULL);
-	CHECK(tcpb_sources_parse(&s, "2001:2::/48", AF_INET6, 1000, err, sizeof(err)) < 0);
-	CHECK(s.n == 0 && s.a == NULL);
+	UT_CHECK(tcpb_sources_parse(&s, "198.18.4.0/23", AF_INET6, TCPB_SOURCES_MAX, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_sources_parse(&s, "198.18.4.0/33", AF_INET, TCPB_SOURCES_MAX, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_sources_parse(&s, "198.18.4.0/x", AF_INET, TCPB_SOURCES_MAX, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_sources_parse(&s, "not-an-address", AF_INET, TCPB_SOURCES_MAX, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_sources_parse(&s, ",", AF_INET, TCPB_SOURCES_MAX, err, sizeof(err)) < 0);
+	UT_CHECK(tcpb_sources_parse(&s, "198.18.0.0/15", AF_INET, TCPB_SOURCES_MAX, err, sizeof(err)) < 0);
+	UT_CHECK(strstr(err, "more than") != NULL);
+	UT_CHECK(tcpb_sources_parse(&s, "2001:2::/48", AF_INET6, 1000, err, sizeof(err)) < 0);
+	UT_CHECK(s.n == 0 && s.a == NULL);
 
 	/* errno to cause. */
-	CHECK(tcpb_cause_of_errno(ECONNREFUSED) == TCPB_CAUSE_REFUSED);
-	CHECK(tcpb_cause_of_errno(ECONNRESET) == TCPB_CAUSE_RESET);
-	CHECK(tcpb_cause_of_errno(EMFILE) == TCPB_CAUSE_LOCAL);
-	CHECK(tcpb_cause_of_errno(EADDRNOTAVAIL) == TCPB_CAUSE_LOCAL);
+	UT_CHECK(tcpb_cause_of_errno(ECONNREFUSED) == TCPB_CAUSE_REFUSED);
+	UT_CHECK(tcpb_cause_of_errno(ECONNRESET) == TCPB_CAUSE_RESET);
+	UT_CHECK(tcpb_cause_of_errno(EMFILE) == TCPB_CAUSE_LOCAL);
+	UT_CHECK(tcpb_cause_of_errno(EADDRNOTAVAIL) == TCPB_CAUSE_LOCAL);
 
-	if (failures)
+	if (ut_failures)
 		return 1;
 	printf("test-sources: ok\n");
 	return 0;

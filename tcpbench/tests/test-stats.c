@@ -11,9 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "../stats.h"
+#include "../../analysis/lib/unittest.h"
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
 
 #define MS UINT64_C(1000000)
 
@@ -23,17 +22,17 @@ main(void)
 	static struct tcpb_stats a, b;
 	static struct tcpb_slot sa[20], sb[20];
 
-	CHECK(tcpb_stats_nslots(2, 100) == 20);
-	CHECK(tcpb_stats_nslots(1.05, 100) == 11);
-	CHECK(tcpb_stats_nslots(0.01, 100) == 1);
-	CHECK(tcpb_stats_nslots(10, 1000) == 10);
+	UT_CHECK(tcpb_stats_nslots(2, 100) == 20);
+	UT_CHECK(tcpb_stats_nslots(1.05, 100) == 11);
+	UT_CHECK(tcpb_stats_nslots(0.01, 100) == 1);
+	UT_CHECK(tcpb_stats_nslots(10, 1000) == 10);
 
 	tcpb_stats_init(&a, sa, 20, 100);
-	CHECK(tcpb_stats_slot(&a, 0) == 0);
-	CHECK(tcpb_stats_slot(&a, 99 * MS) == 0);
-	CHECK(tcpb_stats_slot(&a, 100 * MS) == 1);
-	CHECK(tcpb_stats_slot(&a, 5000 * MS) == 19);     /* clamped */
-	CHECK(tcpb_stats_valid(&a));
+	UT_CHECK(tcpb_stats_slot(&a, 0) == 0);
+	UT_CHECK(tcpb_stats_slot(&a, 99 * MS) == 0);
+	UT_CHECK(tcpb_stats_slot(&a, 100 * MS) == 1);
+	UT_CHECK(tcpb_stats_slot(&a, 5000 * MS) == 19);     /* clamped */
+	UT_CHECK(tcpb_stats_valid(&a));
 
 	/* Two connections in slot 3: one answered after 2 ms, one refused
 	 * after 1 ms; one in slot 4 timed out after 1000 ms. */
@@ -48,41 +47,41 @@ main(void)
 	tcpb_stats_in_flight(&a, 410 * MS, 1);
 	tcpb_stats_wakeup(&a, 410 * MS, 1, 1);
 	tcpb_stats_failure(&a, 410 * MS, TCPB_CAUSE_TIMEOUT, 0, 1000 * MS);
-	CHECK(a.attempted == 3 && a.succeeded == 1 && a.failed == 2);
-	CHECK(a.cause[TCPB_CAUSE_REFUSED] == 1 && a.cause[TCPB_CAUSE_TIMEOUT] == 1);
-	CHECK(a.errnos[111] == 1);
-	CHECK(a.latency_us.count == 3 && a.latency_us.max == 1000000 && a.latency_us.min == 1000);
-	CHECK(a.answered_us.count == 1 && a.answered_us.max == 2000);
-	CHECK(a.lateness_us.count == 3 && a.max_lateness_ns == 90000);
-	CHECK(sa[3].attempted == 2 && sa[3].succeeded == 1 && sa[3].failed == 1);
-	CHECK(sa[3].max_lateness_us == 90 && sa[3].max_burst == 2 && sa[3].max_in_flight == 2);
-	CHECK(sa[4].attempted == 1 && sa[4].failed == 1 && sa[4].max_burst == 1);
-	CHECK(a.max_burst == 2 && a.max_due == 2 && a.burst_deferrals == 0);
-	CHECK(a.max_in_flight == 2);
-	CHECK(tcpb_stats_valid(&a));
+	UT_CHECK(a.attempted == 3 && a.succeeded == 1 && a.failed == 2);
+	UT_CHECK(a.cause[TCPB_CAUSE_REFUSED] == 1 && a.cause[TCPB_CAUSE_TIMEOUT] == 1);
+	UT_CHECK(a.errnos[111] == 1);
+	UT_CHECK(a.latency_us.count == 3 && a.latency_us.max == 1000000 && a.latency_us.min == 1000);
+	UT_CHECK(a.answered_us.count == 1 && a.answered_us.max == 2000);
+	UT_CHECK(a.lateness_us.count == 3 && a.max_lateness_ns == 90000);
+	UT_CHECK(sa[3].attempted == 2 && sa[3].succeeded == 1 && sa[3].failed == 1);
+	UT_CHECK(sa[3].max_lateness_us == 90 && sa[3].max_burst == 2 && sa[3].max_in_flight == 2);
+	UT_CHECK(sa[4].attempted == 1 && sa[4].failed == 1 && sa[4].max_burst == 1);
+	UT_CHECK(a.max_burst == 2 && a.max_due == 2 && a.burst_deferrals == 0);
+	UT_CHECK(a.max_in_flight == 2);
+	UT_CHECK(tcpb_stats_valid(&a));
 
 	/* A wake-up that leaves due connections behind: invalid. */
 	tcpb_stats_init(&b, sb, 20, 100);
 	tcpb_stats_wakeup(&b, 500 * MS, 490, 64);
-	CHECK(b.burst_deferrals == 1 && b.max_due == 490 && b.max_burst == 64);
-	CHECK(!tcpb_stats_valid(&b));
+	UT_CHECK(b.burst_deferrals == 1 && b.max_due == 490 && b.max_burst == 64);
+	UT_CHECK(!tcpb_stats_valid(&b));
 	tcpb_stats_start(&b, 320 * MS, 5000000, 1);
 	tcpb_stats_in_flight(&b, 320 * MS, 5);
 	tcpb_stats_success(&b, 320 * MS, 7 * MS);
-	CHECK(b.late_starts == 1);
+	UT_CHECK(b.late_starts == 1);
 
 	/* Merge b into a. */
 	tcpb_stats_merge(&a, &b);
-	CHECK(a.attempted == 4 && a.succeeded == 2 && a.failed == 2);
-	CHECK(a.late_starts == 1 && a.burst_deferrals == 1);
-	CHECK(a.max_due == 490 && a.max_burst == 64);
-	CHECK(a.max_lateness_ns == 5000000);
-	CHECK(a.max_in_flight == 2 + 5);                  /* peaks summed */
-	CHECK(a.latency_us.count == 4 && a.answered_us.count == 2 && a.answered_us.max == 7000);
-	CHECK(sa[3].attempted == 3 && sa[3].succeeded == 2 && sa[3].max_in_flight == 7);
-	CHECK(sa[3].max_lateness_us == 5000);
-	CHECK(sa[5].max_burst == 64);
-	CHECK(!tcpb_stats_valid(&a));
+	UT_CHECK(a.attempted == 4 && a.succeeded == 2 && a.failed == 2);
+	UT_CHECK(a.late_starts == 1 && a.burst_deferrals == 1);
+	UT_CHECK(a.max_due == 490 && a.max_burst == 64);
+	UT_CHECK(a.max_lateness_ns == 5000000);
+	UT_CHECK(a.max_in_flight == 2 + 5);                  /* peaks summed */
+	UT_CHECK(a.latency_us.count == 4 && a.answered_us.count == 2 && a.answered_us.max == 7000);
+	UT_CHECK(sa[3].attempted == 3 && sa[3].succeeded == 2 && sa[3].max_in_flight == 7);
+	UT_CHECK(sa[3].max_lateness_us == 5000);
+	UT_CHECK(sa[5].max_burst == 64);
+	UT_CHECK(!tcpb_stats_valid(&a));
 
 	/* Answers, TLS handshakes and failures: counted, the first version
 	 * and error kept, merged. */
@@ -97,27 +96,27 @@ main(void)
 	tcpb_stats_tls_error(&b, "later");
 	tcpb_stats_failure(&b, 0, TCPB_CAUSE_CERTIFICATE, 0, MS);
 	tcpb_stats_failure(&b, 0, TCPB_CAUSE_HANDSHAKE, 0, MS);
-	CHECK(a.answers == 2 && a.query_us.count == 2 && a.query_us.max == 5000);
-	CHECK(strcmp(b.tls_error, "certificate: hostname mismatch") == 0);
-	CHECK(strcmp(tcpb_cause_name(TCPB_CAUSE_HANDSHAKE), "handshake") == 0);
-	CHECK(strcmp(tcpb_cause_name(TCPB_CAUSE_CERTIFICATE), "certificate") == 0);
-	CHECK(strcmp(tcpb_cause_name(TCPB_CAUSE_OTHER), "other") == 0);
+	UT_CHECK(a.answers == 2 && a.query_us.count == 2 && a.query_us.max == 5000);
+	UT_CHECK(strcmp(b.tls_error, "certificate: hostname mismatch") == 0);
+	UT_CHECK(strcmp(tcpb_cause_name(TCPB_CAUSE_HANDSHAKE), "handshake") == 0);
+	UT_CHECK(strcmp(tcpb_cause_name(TCPB_CAUSE_CERTIFICATE), "certificate") == 0);
+	UT_CHECK(strcmp(tcpb_cause_name(TCPB_CAUSE_OTHER), "other") == 0);
 	tcpb_stats_merge(&a, &b);
-	CHECK(a.tls_handshakes == 3 && a.tls_resumed == 1 && a.tls_offered == 2);
-	CHECK(a.handshake_us.count == 3 && a.handshake_us.max == 2000);
-	CHECK(strcmp(a.tls_version, "TLSv1.3") == 0);     /* a's own first */
-	CHECK(strcmp(a.tls_error, "certificate: hostname mismatch") == 0);
-	CHECK(a.cause[TCPB_CAUSE_CERTIFICATE] == 1 && a.cause[TCPB_CAUSE_HANDSHAKE] == 1);
+	UT_CHECK(a.tls_handshakes == 3 && a.tls_resumed == 1 && a.tls_offered == 2);
+	UT_CHECK(a.handshake_us.count == 3 && a.handshake_us.max == 2000);
+	UT_CHECK(strcmp(a.tls_version, "TLSv1.3") == 0);     /* a's own first */
+	UT_CHECK(strcmp(a.tls_error, "certificate: hostname mismatch") == 0);
+	UT_CHECK(a.cause[TCPB_CAUSE_CERTIFICATE] == 1 && a.cause[TCPB_CAUSE_HANDSHAKE] == 1);
 
 	/* Each invalidating counter alone. */
 	tcpb_stats_init(&b, sb, 20, 100);
 	b.late_timeouts = 1;
-	CHECK(!tcpb_stats_valid(&b));
+	UT_CHECK(!tcpb_stats_valid(&b));
 	b.late_timeouts = 0;
 	b.pool_exhausted = 1;
-	CHECK(!tcpb_stats_valid(&b));
+	UT_CHECK(!tcpb_stats_valid(&b));
 
-	if (failures)
+	if (ut_failures)
 		return 1;
 	printf("test-stats: ok\n");
 	return 0;

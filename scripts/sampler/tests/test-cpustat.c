@@ -10,7 +10,7 @@
 #include <string.h>
 #include "../cgroup.h"
 #include "../cpustat.h"
-#include "unittest.h"
+#include "../../../analysis/lib/unittest.h"
 
 static const char stat_text[] =
 	"cpu  4705 0 3963 655521 388 0 620 22 0 0\n"
@@ -36,45 +36,45 @@ main(void)
 	unsigned char set[64];
 	char err[256];
 
-	CHECK(rbs_cpustat_parse(stat_text, &st, err, sizeof(err)) == 0);
-	CHECK(st.max_cpu == 2);
-	CHECK(st.cpu[0].present && !st.cpu[1].present && st.cpu[2].present);
-	CHECK(st.cpu[0].idle == 329052 && st.cpu[0].iowait == 15 && st.cpu[0].steal == 5);
-	CHECK(st.cpu[2].idle == 326469 && st.cpu[2].iowait == 372 && st.cpu[2].steal == 16);
-	CHECK(rbs_cpustat_parse("intr 1\n", &st, err, sizeof(err)) < 0);
-	CHECK(rbs_cpustat_parse("cpu0 1 2\n", &st, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_cpustat_parse(stat_text, &st, err, sizeof(err)) == 0);
+	UT_CHECK(st.max_cpu == 2);
+	UT_CHECK(st.cpu[0].present && !st.cpu[1].present && st.cpu[2].present);
+	UT_CHECK(st.cpu[0].idle == 329052 && st.cpu[0].iowait == 15 && st.cpu[0].steal == 5);
+	UT_CHECK(st.cpu[2].idle == 326469 && st.cpu[2].iowait == 372 && st.cpu[2].steal == 16);
+	UT_CHECK(rbs_cpustat_parse("intr 1\n", &st, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_cpustat_parse("cpu0 1 2\n", &st, err, sizeof(err)) < 0);
 
-	CHECK(rbs_cpustat_parse(stat_text, &st, err, sizeof(err)) == 0);
-	CHECK(rbs_softnet_parse(softnet_text, &st, err, sizeof(err)) == 0);
-	CHECK(st.cpu[0].softnet && st.cpu[0].processed == 0xa27c0f && st.cpu[0].dropped == 0x1257);
-	CHECK(st.cpu[2].softnet && st.cpu[2].dropped == 0x2c6 && st.cpu[2].time_squeeze == 3);
-	CHECK(!st.cpu[1].softnet);
+	UT_CHECK(rbs_cpustat_parse(stat_text, &st, err, sizeof(err)) == 0);
+	UT_CHECK(rbs_softnet_parse(softnet_text, &st, err, sizeof(err)) == 0);
+	UT_CHECK(st.cpu[0].softnet && st.cpu[0].processed == 0xa27c0f && st.cpu[0].dropped == 0x1257);
+	UT_CHECK(st.cpu[2].softnet && st.cpu[2].dropped == 0x2c6 && st.cpu[2].time_squeeze == 3);
+	UT_CHECK(!st.cpu[1].softnet);
 	/* Old format without the CPU field: online CPUs in order. */
-	CHECK(rbs_softnet_parse("00000001 00000002 00000003\n00000004 00000005 00000006\n",
+	UT_CHECK(rbs_softnet_parse("00000001 00000002 00000003\n00000004 00000005 00000006\n",
 		&st, err, sizeof(err)) == 0);
-	CHECK(st.cpu[0].dropped == 2 && st.cpu[2].dropped == 5 && !st.cpu[1].softnet);
-	CHECK(rbs_softnet_parse("00000001\n", &st, err, sizeof(err)) < 0);
+	UT_CHECK(st.cpu[0].dropped == 2 && st.cpu[2].dropped == 5 && !st.cpu[1].softnet);
+	UT_CHECK(rbs_softnet_parse("00000001\n", &st, err, sizeof(err)) < 0);
 
-	CHECK(rbs_softirqs_parse(softirqs_text, &si, err, sizeof(err)) == 0);
-	CHECK(si.nnames == 3 && si.ncols == 3);
-	CHECK(strcmp(si.names[1], "TIMER") == 0 && strcmp(si.names[2], "NET_RX") == 0);
-	CHECK(si.v[1][0] == 17390 && si.v[1][1] == 24806 && si.v[2][2] == 9);
-	CHECK(rbs_softirqs_parse("   CPU0\n  HI:\n", &si, err, sizeof(err)) < 0);
-	CHECK(rbs_softirqs_parse("   XYZ0\n  HI: 1\n", &si, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_softirqs_parse(softirqs_text, &si, err, sizeof(err)) == 0);
+	UT_CHECK(si.nnames == 3 && si.ncols == 3);
+	UT_CHECK(strcmp(si.names[1], "TIMER") == 0 && strcmp(si.names[2], "NET_RX") == 0);
+	UT_CHECK(si.v[1][0] == 17390 && si.v[1][1] == 24806 && si.v[2][2] == 9);
+	UT_CHECK(rbs_softirqs_parse("   CPU0\n  HI:\n", &si, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_softirqs_parse("   XYZ0\n  HI: 1\n", &si, err, sizeof(err)) < 0);
 
-	CHECK(rbs_cgroup_parse("usage_usec 98205818\nuser_usec 50647630\nsystem_usec 47558187\n"
+	UT_CHECK(rbs_cgroup_parse("usage_usec 98205818\nuser_usec 50647630\nsystem_usec 47558187\n"
 		"nice_usec 0\n", &cg, err, sizeof(err)) == 0);
-	CHECK(cg.usage_usec == 98205818 && cg.user_usec == 50647630 && cg.system_usec == 47558187);
-	CHECK(rbs_cgroup_parse("user_usec 5\n", &cg, err, sizeof(err)) < 0);
-	CHECK(strstr(err, "usage_usec") != NULL);
+	UT_CHECK(cg.usage_usec == 98205818 && cg.user_usec == 50647630 && cg.system_usec == 47558187);
+	UT_CHECK(rbs_cgroup_parse("user_usec 5\n", &cg, err, sizeof(err)) < 0);
+	UT_CHECK(strstr(err, "usage_usec") != NULL);
 
-	CHECK(rbs_cpulist_parse("0-3,6", set, 64, err, sizeof(err)) == 5);
-	CHECK(set[0] && set[3] && !set[4] && set[6]);
-	CHECK(rbs_cpulist_parse("1", set, 64, err, sizeof(err)) == 1 && set[1] && !set[0]);
-	CHECK(rbs_cpulist_parse("", set, 64, err, sizeof(err)) < 0);
-	CHECK(rbs_cpulist_parse("3-1", set, 64, err, sizeof(err)) < 0);
-	CHECK(rbs_cpulist_parse("0,", set, 64, err, sizeof(err)) < 0);
-	CHECK(rbs_cpulist_parse("x", set, 64, err, sizeof(err)) < 0);
-	CHECK(rbs_cpulist_parse("64", set, 64, err, sizeof(err)) < 0);
-	return failures ? 1 : 0;
+	UT_CHECK(rbs_cpulist_parse("0-3,6", set, 64, err, sizeof(err)) == 5);
+	UT_CHECK(set[0] && set[3] && !set[4] && set[6]);
+	UT_CHECK(rbs_cpulist_parse("1", set, 64, err, sizeof(err)) == 1 && set[1] && !set[0]);
+	UT_CHECK(rbs_cpulist_parse("", set, 64, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_cpulist_parse("3-1", set, 64, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_cpulist_parse("0,", set, 64, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_cpulist_parse("x", set, 64, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_cpulist_parse("64", set, 64, err, sizeof(err)) < 0);
+	return ut_failures ? 1 : 0;
 }

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 #include "../procnet.h"
-#include "unittest.h"
+#include "../../../analysis/lib/unittest.h"
 
 static const char snmp1[] =
 	"Ip: Forwarding DefaultTTL InReceives InDiscards OutNoRoutes\n"
@@ -73,61 +73,61 @@ main(void)
 	rbs_ctrset_init(&s);
 	rbs_ctrset_begin(&s);
 	n = rbs_procnet_parse_pairs(snmp1, &s, err, sizeof(err));
-	CHECK(n == 13);
-	CHECK(rbs_procnet_parse_pairs(netstat, &s, err, sizeof(err)) == 5);
-	CHECK(rbs_procnet_parse_snmp6(snmp6, &s, err, sizeof(err)) == 3);
+	UT_CHECK(n == 13);
+	UT_CHECK(rbs_procnet_parse_pairs(netstat, &s, err, sizeof(err)) == 5);
+	UT_CHECK(rbs_procnet_parse_snmp6(snmp6, &s, err, sizeof(err)) == 3);
 	rbs_ctrset_end(&s);
-	CHECK(rbs_ctrset_find(&s, "TcpMaxConn") && rbs_ctrset_find(&s, "TcpMaxConn")->cur == -1);
-	CHECK(rbs_ctrset_find(&s, "IpInReceives")->cur == 1000);
-	CHECK(rbs_ctrset_find(&s, "IpExtInOctets")->cur == 123456789012LL);
-	CHECK(rbs_ctrset_find(&s, "TcpExtListenOverflows")->cur == 7);
-	CHECK(rbs_ctrset_find(&s, "Udp6InErrors")->cur == 3);
-	CHECK(delta(&s, "IpInReceives") == 0);          /* baseline */
-	CHECK(rbs_ctrset_find(&s, "InReceives") == NULL);
+	UT_CHECK(rbs_ctrset_find(&s, "TcpMaxConn") && rbs_ctrset_find(&s, "TcpMaxConn")->cur == -1);
+	UT_CHECK(rbs_ctrset_find(&s, "IpInReceives")->cur == 1000);
+	UT_CHECK(rbs_ctrset_find(&s, "IpExtInOctets")->cur == 123456789012LL);
+	UT_CHECK(rbs_ctrset_find(&s, "TcpExtListenOverflows")->cur == 7);
+	UT_CHECK(rbs_ctrset_find(&s, "Udp6InErrors")->cur == 3);
+	UT_CHECK(delta(&s, "IpInReceives") == 0);          /* baseline */
+	UT_CHECK(rbs_ctrset_find(&s, "InReceives") == NULL);
 
 	rbs_ctrset_begin(&s);
-	CHECK(rbs_procnet_parse_pairs(snmp2, &s, err, sizeof(err)) == 14);
-	CHECK(rbs_procnet_parse_pairs(netstat, &s, err, sizeof(err)) == 5);
+	UT_CHECK(rbs_procnet_parse_pairs(snmp2, &s, err, sizeof(err)) == 14);
+	UT_CHECK(rbs_procnet_parse_pairs(netstat, &s, err, sizeof(err)) == 5);
 	rbs_ctrset_end(&s);
-	CHECK(delta(&s, "IpInReceives") == 250);
-	CHECK(delta(&s, "IpInDiscards") == 2);
-	CHECK(delta(&s, "TcpActiveOpens") == 7);
-	CHECK(delta(&s, "TcpCurrEstab") == -3);          /* a gauge */
-	CHECK(delta(&s, "UdpInErrors") == 9);
-	CHECK(delta(&s, "IcmpMsgInType3") == 4);         /* new: counts from 0 */
-	CHECK(delta(&s, "Udp6InErrors") == 0);           /* not read this time */
-	CHECK(delta(&s, "TcpMaxConn") == 0);
+	UT_CHECK(delta(&s, "IpInReceives") == 250);
+	UT_CHECK(delta(&s, "IpInDiscards") == 2);
+	UT_CHECK(delta(&s, "TcpActiveOpens") == 7);
+	UT_CHECK(delta(&s, "TcpCurrEstab") == -3);          /* a gauge */
+	UT_CHECK(delta(&s, "UdpInErrors") == 9);
+	UT_CHECK(delta(&s, "IcmpMsgInType3") == 4);         /* new: counts from 0 */
+	UT_CHECK(delta(&s, "Udp6InErrors") == 0);           /* not read this time */
+	UT_CHECK(delta(&s, "TcpMaxConn") == 0);
 
 	rbs_ctrset_begin(&s);
-	CHECK(rbs_procnet_parse_pairs(snmp1, &s, err, sizeof(err)) == 13);
+	UT_CHECK(rbs_procnet_parse_pairs(snmp1, &s, err, sizeof(err)) == 13);
 	rbs_ctrset_end(&s);
-	CHECK(delta(&s, "IpInReceives") == -250);
-	CHECK(total(&s, "IpInReceives") == 0);
-	CHECK(total(&s, "TcpActiveOpens") == 0);
-	CHECK(total(&s, "UdpInErrors") == 0);
+	UT_CHECK(delta(&s, "IpInReceives") == -250);
+	UT_CHECK(total(&s, "IpInReceives") == 0);
+	UT_CHECK(total(&s, "TcpActiveOpens") == 0);
+	UT_CHECK(total(&s, "UdpInErrors") == 0);
 
 	/* Malformed. */
-	CHECK(rbs_procnet_parse_pairs("Ip: A B\nIp: 1\n", &s, err, sizeof(err)) < 0);
-	CHECK(strstr(err, "fewer") != NULL);
-	CHECK(rbs_procnet_parse_pairs("Ip: A B\nIp: 1 2 3\n", &s, err, sizeof(err)) < 0);
-	CHECK(rbs_procnet_parse_pairs("Ip: A B\n", &s, err, sizeof(err)) < 0);
-	CHECK(rbs_procnet_parse_pairs("Ip: A B\nTcp: 1 2\n", &s, err, sizeof(err)) < 0);
-	CHECK(rbs_procnet_parse_pairs("Ip: A B\nIp: 1 x\n", &s, err, sizeof(err)) < 0);
-	CHECK(strstr(err, "IpB") != NULL);
-	CHECK(rbs_procnet_parse_snmp6("Ip6InReceives 1 2\n", &s, err, sizeof(err)) < 0);
-	CHECK(rbs_procnet_parse_snmp6("Ip6InReceives x\n", &s, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_procnet_parse_pairs("Ip: A B\nIp: 1\n", &s, err, sizeof(err)) < 0);
+	UT_CHECK(strstr(err, "fewer") != NULL);
+	UT_CHECK(rbs_procnet_parse_pairs("Ip: A B\nIp: 1 2 3\n", &s, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_procnet_parse_pairs("Ip: A B\n", &s, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_procnet_parse_pairs("Ip: A B\nTcp: 1 2\n", &s, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_procnet_parse_pairs("Ip: A B\nIp: 1 x\n", &s, err, sizeof(err)) < 0);
+	UT_CHECK(strstr(err, "IpB") != NULL);
+	UT_CHECK(rbs_procnet_parse_snmp6("Ip6InReceives 1 2\n", &s, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_procnet_parse_snmp6("Ip6InReceives x\n", &s, err, sizeof(err)) < 0);
 
 	memset(&ss, 0, sizeof(ss));
-	CHECK(rbs_procnet_parse_sockstat(sockstat, &ss, err, sizeof(err)) == 0);
-	CHECK(rbs_procnet_parse_sockstat(sockstat6, &ss, err, sizeof(err)) == 0);
-	CHECK(ss.tcp_inuse == 3 && ss.tcp_orphan == 1 && ss.tcp_tw == 26);
-	CHECK(ss.tcp_alloc == 20 && ss.tcp_mem == 92);
-	CHECK(ss.udp_inuse == 2 && ss.udp_mem == 256);
-	CHECK(ss.tcp6_inuse == 4 && ss.udp6_inuse == 5);
-	CHECK(rbs_sockstat_get(&ss, 2) == 26 && strcmp(rbs_sockstat_names[2], "tcp_tw") == 0);
-	CHECK(rbs_procnet_parse_sockstat("UDP: inuse 1 mem 2\n", &ss, err, sizeof(err)) < 0);
-	CHECK(rbs_procnet_parse_sockstat("TCP: inuse 3 orphan\n", &ss, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_procnet_parse_sockstat(sockstat, &ss, err, sizeof(err)) == 0);
+	UT_CHECK(rbs_procnet_parse_sockstat(sockstat6, &ss, err, sizeof(err)) == 0);
+	UT_CHECK(ss.tcp_inuse == 3 && ss.tcp_orphan == 1 && ss.tcp_tw == 26);
+	UT_CHECK(ss.tcp_alloc == 20 && ss.tcp_mem == 92);
+	UT_CHECK(ss.udp_inuse == 2 && ss.udp_mem == 256);
+	UT_CHECK(ss.tcp6_inuse == 4 && ss.udp6_inuse == 5);
+	UT_CHECK(rbs_sockstat_get(&ss, 2) == 26 && strcmp(rbs_sockstat_names[2], "tcp_tw") == 0);
+	UT_CHECK(rbs_procnet_parse_sockstat("UDP: inuse 1 mem 2\n", &ss, err, sizeof(err)) < 0);
+	UT_CHECK(rbs_procnet_parse_sockstat("TCP: inuse 3 orphan\n", &ss, err, sizeof(err)) < 0);
 
 	rbs_ctrset_free(&s);
-	return failures ? 1 : 0;
+	return ut_failures ? 1 : 0;
 }
