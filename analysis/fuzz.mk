@@ -1,6 +1,7 @@
 # analysis/fuzz.mk: libFuzzer harnesses for the parsers that read outside
-# input. Harnesses, seed corpora, regression inputs and tests
-# live in analysis/fuzz/; see analysis/fuzz/README.md and
+# input. Each harness lives beside the parser it tests (<dir>/fuzz/fuzz_NAME.c,
+# sharing analysis/lib/fuzz.h); the seed corpora, regression inputs, the
+# runner and the tests live in analysis/fuzz/; see analysis/fuzz/README.md and
 # docs/reliability.md, "Fuzzing".
 #
 #   make fuzz-build            the harness binaries (analysis/fuzz/build/)
@@ -36,16 +37,17 @@ FUZZ_COV_LDFLAGS := -fsanitize=fuzzer -fprofile-instr-generate
 
 FUZZ_HARNESSES :=
 
-# $(call fuzz_harness,NAME,SOURCES): $(FUZZ_BUILD)/fuzz_NAME from
-# $(FUZZ_DIR)/fuzz_NAME.c and SOURCES, and its coverage twin
-# $(FUZZ_BUILD)/cov/fuzz_NAME.
+# $(call fuzz_harness,NAME,DIR,SOURCES): $(FUZZ_BUILD)/fuzz_NAME from the
+# harness DIR/fuzz_NAME.c (beside the parser it tests) and SOURCES, and its
+# coverage twin $(FUZZ_BUILD)/cov/fuzz_NAME.
 define fuzz_harness
-$(FUZZ_BUILD)/fuzz_$(1): $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(FUZZ_DIR)/fuzz_$(1).c $(2))
+$(FUZZ_BUILD)/fuzz_$(1): $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(2)/fuzz_$(1).c $(3))
 	$$(FUZZ_CC) $$(FUZZ_LDFLAGS) -o $$@ $$^ $$(FUZZ_LIBS)
-$(FUZZ_BUILD)/cov/fuzz_$(1): $(patsubst %.c,$(FUZZ_BUILD)/covobj/%.o,$(FUZZ_DIR)/fuzz_$(1).c $(2))
+$(FUZZ_BUILD)/cov/fuzz_$(1): $(patsubst %.c,$(FUZZ_BUILD)/covobj/%.o,$(2)/fuzz_$(1).c $(3))
 	@mkdir -p $$(@D)
 	$$(FUZZ_CC) $$(FUZZ_COV_LDFLAGS) -o $$@ $$^ $$(FUZZ_LIBS)
 FUZZ_HARNESSES += $(1)
+FUZZ_SRC_$(1) := $(2)/fuzz_$(1).c
 CLEAN_FILES += $(FUZZ_BUILD)/fuzz_$(1)
 endef
 
@@ -56,12 +58,12 @@ $(FUZZ_BUILD)/covobj/%.o: %.c | build-deps fuzz-cc
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_COV_CFLAGS) -c -o $@ $<
 
-$(eval $(call fuzz_harness,capture,analysis/lib/capture.c))
-$(eval $(call fuzz_harness,dnsmsg,analysis/dnsmsg.c analysis/lib/capture.c))
-$(eval $(call fuzz_harness,tcpflow,analysis/lib/tcpflow.c analysis/lib/capture.c))
-$(eval $(call fuzz_harness,frompcap,udpreplay/extract.c udpreplay/qlist.c analysis/lib/capture.c analysis/lib/tcpflow.c))
-$(eval $(call fuzz_harness,query,tcpbench/query.c analysis/lib/numparse.c))
-$(eval $(call fuzz_harness,zone,zones/optout.c))
+$(eval $(call fuzz_harness,capture,analysis/lib/fuzz,analysis/lib/capture.c))
+$(eval $(call fuzz_harness,dnsmsg,analysis/fuzz,analysis/dnsmsg.c analysis/lib/capture.c))
+$(eval $(call fuzz_harness,tcpflow,analysis/lib/fuzz,analysis/lib/tcpflow.c analysis/lib/capture.c))
+$(eval $(call fuzz_harness,frompcap,udpreplay/fuzz,udpreplay/extract.c udpreplay/qlist.c analysis/lib/capture.c analysis/lib/tcpflow.c))
+$(eval $(call fuzz_harness,query,tcpbench/fuzz,tcpbench/query.c analysis/lib/numparse.c))
+$(eval $(call fuzz_harness,zone,zones/fuzz,zones/optout.c))
 
 .PHONY: fuzz fuzz-build fuzz-cc fuzz-seeds
 fuzz-build: $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_HARNESSES))

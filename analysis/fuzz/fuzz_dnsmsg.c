@@ -38,7 +38,7 @@
 
 #define FUZZ_NAME "fuzz_dnsmsg"
 #define FUZZ_KIND "differential check"
-#include "fuzz.h"
+#include "../lib/fuzz.h"
 
 /* count_list: records of an ldns section list by dnsstat's kinds. */
 static void

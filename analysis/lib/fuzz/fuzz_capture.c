@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
-#include "../lib/capture.h"
+#include "../capture.h"
 
 #define FUZZ_NAME "fuzz_capture"
-#include "fuzz.h"
+#include "../fuzz.h"
 
 /* decode: frame (a copy of exactly caplen bytes, for ASan) with dlt;
  * the payload's offset from the frame's start in *off */

@@ -1,5 +1,5 @@
 /*
- * fuzz.h -- what the libFuzzer harnesses of analysis/fuzz/ share: the
+ * fuzz.h -- what the libFuzzer harnesses (<dir>/fuzz/fuzz_*.c) share: the
  * check that aborts naming the harness (the message make fuzz and the
  * planted-bug test look for), the link types the frame harnesses try, and
  * a copy of an input slice in a buffer of its own, so that ASan sees a

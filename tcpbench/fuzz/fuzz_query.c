@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ldns/ldns.h>
-#include "../../tcpbench/query.h"
+#include "../query.h"
 
 #define FUZZ_NAME "fuzz_query"
-#include "fuzz.h"
+#include "../../analysis/lib/fuzz.h"
 
 /* check_built: the query built from spec, parsed back by ldns */
 static void

@@ -25,10 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
-#include "../lib/tcpflow.h"
+#include "../tcpflow.h"
 
 #define FUZZ_NAME "fuzz_tcpflow"
-#include "fuzz.h"
+#include "../fuzz.h"
 
 #define NFLOWS 16		/* 8 tuples, IPv4 and IPv6 */
 #define STREAM_MAX 16384	/* bytes of a flow's stream the model keeps */

@@ -26,11 +26,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
-#include "../../udpreplay/extract.h"
-#include "../../udpreplay/qlist.h"
+#include "../extract.h"
+#include "../qlist.h"
 
 #define FUZZ_NAME "fuzz_frompcap"
-#include "fuzz.h"
+#include "../../analysis/lib/fuzz.h"
 
 static FILE *devnull;
 static uint64_t queries, with_packet;

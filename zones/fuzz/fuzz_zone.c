@@ -32,10 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ldns/ldns.h>
-#include "../../zones/optout.h"
+#include "../optout.h"
 
 #define FUZZ_NAME "fuzz_zone"
-#include "fuzz.h"
+#include "../../analysis/lib/fuzz.h"
 
 /* read_zone: ldns_zone_new_frm_fp_l on buf[0..n) */
 static ldns_status
