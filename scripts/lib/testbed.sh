@@ -787,6 +787,11 @@ tb_stop_pidfile() {
     kill "$pid" 2>/dev/null || true
     for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$pid" 2>/dev/null || true
+    # Gone, not only signalled: a daemon still exiting (its last writes
+    # stuck behind a loaded disk) keeps its SO_REUSEPORT sockets, and the
+    # kernel hands the next daemon's queries to them too, unanswered.
+    for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && die "daemon $pid ($pidfile) did not exit 15 s after SIGTERM and SIGKILL"
     rm -f "$pidfile"
 }
 
@@ -877,9 +882,15 @@ tb_server_answers_tls() {
 
 # An answer is a line of +short's output that does not start with ';': dig
 # prints its errors on standard output too, and exits 0 after a failed TLS
-# handshake or certificate check.
+# handshake or certificate check. The daemon must answer on its own
+# address and on the service address (asked from its own namespace, so
+# it is this daemon that answers): a daemon that bound only one of them
+# (the other still held by its predecessor) is not serving.
 tb_server_answers() {
-    nsx "$1" dig +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q '^[^;]'
+    local a
+    for a in "$(role_addr4 "$1")" "$SERVICE4"; do
+        nsx "$1" dig +time=1 +tries=1 +short @"$a" . SOA 2>/dev/null | grep -q '^[^;]' || return 1
+    done
 }
 
 # tb_wait_for WHAT CMD...: poll CMD for up to 15 s.
