@@ -107,7 +107,7 @@ tcpb_query_parse_line(const char *line, const struct tcpb_query_defaults *d,
 	const char *first = line + strspn(line, " \t\r\n");
 	size_t len = strlen(line);
 	/* a blank or comment line is skipped whatever its length (found by
-	 * analysis/fuzz/fuzz_query.c: a long comment was "line too long") */
+	 * tcpbench/fuzz/fuzz_query.c: a long comment was "line too long") */
 	if (*first == 0 || *first == '#')
 		return 0;
 	if (len >= sizeof(buf)) {

@@ -11,7 +11,7 @@
  * message is dropped (the stream is then out of step). What to do with a
  * query (the pcap and the query list of from-pcap, or a fuzz harness's
  * checks) is the caller's. Used by udpreplay/frompcap.c and
- * analysis/fuzz/fuzz_frompcap.c.
+ * udpreplay/fuzz/fuzz_frompcap.c.
  */
 #ifndef UR_EXTRACT_H
 #define UR_EXTRACT_H
