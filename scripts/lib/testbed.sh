@@ -784,14 +784,16 @@ tb_stop_pidfile() {
     local pidfile=$1 pid i
     [ -f "$pidfile" ] || return 0
     pid=$(cat "$pidfile")
+    # SIGTERM, then SIGKILL after 1 s: the testbed's daemons keep nothing
+    # worth a slow exit (Knot takes 1.3-1.7 s to stop when idle, longer
+    # under load).
     kill "$pid" 2>/dev/null || true
-    for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    for i in $(seq 10); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$pid" 2>/dev/null || true
-    # Gone, not only signalled: a daemon still exiting (its last writes
-    # stuck behind a loaded disk) keeps its SO_REUSEPORT sockets, and the
-    # kernel hands the next daemon's queries to them too, unanswered.
+    # Gone, not only signalled: a daemon still exiting keeps its sockets,
+    # and the next daemon's queries could be handed to them, unanswered.
     for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && die "daemon $pid ($pidfile) did not exit 15 s after SIGTERM and SIGKILL"
+    kill -0 "$pid" 2>/dev/null && die "daemon $pid ($pidfile) did not exit 11 s after SIGTERM and SIGKILL"
     rm -f "$pidfile"
 }
 
