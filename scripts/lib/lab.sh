@@ -490,6 +490,7 @@ lab_up() {
     lab_gather_facts
     tb_save_config
     printf 'BACKEND=lab\nINVENTORY=%q\n' "$INVENTORY" >> "$TB_CONFIG"
+    log "up (lab $INVENTORY): LB=$LB (the router's), servers $SERVER, zones $TB_ZONEDIR${TB_PROFILE:+, profile $TB_PROFILE}"
 }
 
 # lab_check_answers: each server answers SOA for . on its own address, from
@@ -604,7 +605,10 @@ lab_mac() {
 }
 
 # lab_iface ROLE: the test interface's name on the host.
-lab_iface() { lab_host "$1" iface; }
+lab_iface() {
+    lab_is_host "$1" || die "iface: $1 is not a lab host (${LAB_HOSTS[*]})"
+    lab_host "$1" iface
+}
 
 # lab_sample ARGS: rbsample on every host (its own namespace and role
 # cgroup), started together, stopped together at SIGTERM/SIGINT or
@@ -910,3 +914,11 @@ lab_teardown() {
     rm -f "$log"
     log "lab-teardown: $changed changes (a second run changes nothing); Debian packages stay installed"
 }
+
+# The commands scripts/testbed calls that are a line each on a lab: the
+# status in words, the CPU budget (none on a lab), the SNMP settle time.
+lab_status_text() {
+    lab_status_json | jq -r '"testbed \(.prefix): lab \(.inventory)", "  service address  \(.service.ipv4)  \(.service.ipv6)", "  lab ranges       \(.allow_ranges | join(" "))", "  router           balances \(.router.lb) (\(.router.model))", "  server           \(.server.name) \(.server.version // "?") (\(.server.program))", "  DNS over TLS     \(if .server.tls then "port \(.server.tls.port), name \(.server.tls.name), CA \(.server.tls.ca_file)" else "off (SERVER_TLS=no)" end)", (.hosts[] | "  \(.role | . + "         " | .[0:9]) \(.hostname) kernel \(.kernel), \(.cpus) CPUs, NIC \(.nic.driver // "?") \(.nic.mac), SSH call \(.ssh_call_us.median) us"), (.processes[] | "  \(.role) \(.process): \(if .running then "running" else "NOT RUNNING" end)")'
+}
+lab_cpu_budget_stat() { die "cpu-budget-stat: a lab's servers run without a CPU budget (SERVER_CPU is a namespace testbed setting)"; }
+lab_snmp_settle() { echo "${SNMP_SETTLE_S:-4}"; }
