@@ -5,6 +5,12 @@
 # per CPU. Pure: the bench gives the runs, the report shows the result.
 include "spread";
 
+# daemon_us_per_query: {answers, daemon_ms} of one point -> the server
+# daemons' CPU microseconds per answered query (null when unknown).
+def daemon_us_per_query:
+  if . == null or .answers == null or .answers <= 0 or .daemon_ms == null then null
+  else (.daemon_ms * 1000 / .answers * 10 | round / 10) end;
+
 # validation($goal_pct): an array of runs {budget, rep, qps_per_cpu, ...}
 # (qps_per_cpu null where the server CPU was not what ran out) ->
 # per budget the spread of its repetitions; across budgets the spread of
@@ -15,11 +21,28 @@ def validation($goal):
   | ([$runs[] | .budget] | unique) as $budgets
   | [ $budgets[] as $f
       | {budget: $f, runs: ([$runs[] | select(.budget == $f)] | length),
-         qps_per_cpu: ([$runs[] | select(.budget == $f) | .qps_per_cpu] | repeat_spread)} ] as $by
+         qps_per_cpu: ([$runs[] | select(.budget == $f) | .qps_per_cpu] | repeat_spread),
+         daemon_us_per_query: {
+           lowest_rate: ([$runs[] | select(.budget == $f) | .daemon_cost.lowest_rate | daemon_us_per_query] | repeat_spread),
+           ceiling: ([$runs[] | select(.budget == $f) | .daemon_cost.ceiling | daemon_us_per_query] | repeat_spread)}} ] as $by
   | [ $by[] | select(.qps_per_cpu.median != null) ] as $with
   | ([ $with[] | .qps_per_cpu.median ] | repeat_spread) as $across
+  | [ $by[] | select(.daemon_us_per_query.ceiling.median != null) ] as $costed
+  | ([ $costed[] | .daemon_us_per_query.ceiling.median ] | repeat_spread) as $cost
   | { by_budget: $by, budgets_with_figure: ($with | length),
       median_per_cpu: $across.median, spread_pct: $across.spread_pct, goal_pct: $goal,
+      daemon_cost_spread_pct: $cost.spread_pct,
+      # A budget scales to a whole CPU only if the daemons pay the same CPU
+      # per query at every budget; a throttled daemon answers what piled up
+      # during its pause in one go, and larger batches cost less per query.
+      cost_note: (if ($costed | length) < 2 then null
+                  else ($costed | min_by(.daemon_us_per_query.ceiling.median)) as $lo
+                    | ($costed | max_by(.daemon_us_per_query.ceiling.median)) as $hi
+                    | "at the ceiling the server daemons spent \($hi.daemon_us_per_query.ceiling.median) us of CPU per answered query at budget \($hi.budget) and \($lo.daemon_us_per_query.ceiling.median) us at budget \($lo.budget) (\($cost.spread_pct) % apart)"
+                      + (if $cost.spread_pct > $goal
+                         then ": the cost per query changed with the budget (a throttled daemon answers what piled up during its pauses in larger batches), so a budget's ceiling does not scale in proportion to a whole CPU"
+                         else ": the cost per query did not change with the budget" end)
+                  end),
       validated: (($with | length) >= 2 and $across.spread_pct != null and $across.spread_pct <= $goal),
       rule: (if ($with | length) < 2
              then "not validated: \($with | length) of \($by | length) budgets gave a figure per CPU (at the others the server CPU was not what ran out)"
