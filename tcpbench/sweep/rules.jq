@@ -253,3 +253,51 @@ def predict($settings):
      ratio: (if ($b | length) > 0 and $c.rate then ($c.rate / ($b | min_by(.total) | .total) | round3) else null end)};
 
 # repeat_spread (spread of the knees over repetitions): scripts/lib/spread.jq.
+
+# config_summary($cfg; $family; $status; $title; $s; $notes; $byrep): one
+# configuration's summary.json from its points (input: the merged points;
+# $byrep: the points of each repetition on its own; $s: the settings;
+# $notes: the rate search's notes).
+def config_summary($cfg; $family; $status; $title; $s; $notes; $byrep):
+  sort_by(.offered_rate) as $p
+  | ($byrep | group_by(.rep) | map(sort_by(.offered_rate))) as $reps
+  | ($p | crossing(0.001)) as $c1 | ($p | crossing(0.01)) as $c2 | ($p | max_handled) as $mh
+  | ($p | collapse($s.collapse_fraction)) as $col
+  | {schema:"rootbench.tcp/2", experiment:"tcp", family:$family, config:$cfg, title:$title, status:$status,
+     players:(if $cfg == "1p1s" then 1 else 2 end), servers:$s.servers,
+     x_axis:"total offered connections/s (all players)",
+     points:($p | length), valid_points:($p | valid_points | length),
+     generator_limited_points:([$p[] | select(.status == "generator_limited")] | length),
+     rig_stall_points:([$p[] | select(.status == "rig_stall")] | length),
+     error_points:([$p[] | select(.status == "error" or .status == "interrupted")] | length),
+     invalid_rates:[$p[] | select(.status != "ok") | {offered_rate, status} + (if .errors then {errors} else {} end)],
+     fail_0_1pct:$c1, fail_1pct:$c2, max_handled:$mh, collapse:$col,
+     # The flat names of docs/results.md, which the report compares with the paper.
+     max_qps:($mh.handled_rate // null), fail_0_1pct_qps:$c1.rate, fail_1pct_qps:$c2.rate,
+     collapse_qps:$col.offered_rate,
+     verdict:($p | knee_verdict($s)),
+     per_cpu:($p | per_cpu($s)),
+     prediction:($p | predict($s)),
+     repetitions:{rule:"each repetition judged on its own points (same rates); spread flagged beyond 5 % of the median",
+                  fail_0_1pct:([$reps[] | crossing(0.001).rate] | repeat_spread),
+                  max_handled:([$reps[] | max_handled.handled_rate // null] | repeat_spread)},
+     loss_by_layer:($p | loss_table), layers:[layers[] | {name, owner, what}],
+     search_notes:$notes, settings:$s};
+
+# top_summary($schema; $status; $err; $started; $fin; $settings; $tb): the
+# sweep's summary.json (input: the configurations' summaries; $tb: the
+# testbed's status --json), with the caveats of this rig in words.
+def top_summary($schema; $status; $err; $started; $fin; $settings; $tb):
+  (. | map({(.config): (del(.settings, .loss_by_layer))}) | add // {}) as $configs
+  | {schema:$schema, experiment:"tcp", family:$settings.family, status:$status} + (if $err == "" then {} else {error:$err} end)
+  + {started:$started, finished:$fin,
+     settings:$settings, testbed:$tb, configs:$configs,
+     verdicts:[.[] | {config, summary: .verdict.summary, layer: .verdict.layer, caused_by: .verdict.caused_by,
+                           server_capacity: (.verdict.server_capacity // false), evidence: .verdict.evidence,
+                           conn_per_cpu: (.per_cpu.conn_per_cpu // null)}],
+     caveats:([
+       "one machine with \($tb.cpus) CPUs: the servers on CPU \($tb.pinning.servers), every player, the router and the switch on CPU \($tb.pinning.clients); 2p1s adds no player CPU and 2p2s puts both servers on one CPU, so the paper's reasoning across configurations does not carry over; the verdicts rest on the counters of every layer instead",
+       "receive steering \($tb.steering.mode): \($tb.steering.rule)",
+       "server listen backlog \($settings.backlog); \($tb.server.name) \($tb.server.version), TCP client limit \($settings.tcp_count); tcpbench starts at most \($settings.max_burst) connections per \($settings.tick_us) us wake-up, more due at once makes the run invalid",
+       "timeout \($settings.timeout_ms) ms: a dropped SYN is retransmitted after 1 s, so it counts as a failure; RLIMIT_NOFILE (\($settings.rlimit_nofile_hard)) caps one tcpbench process at about \($settings.max_rate_per_player / $settings.workers_per_player)/s at this timeout"]
+       + (if $settings.transport == "tls" then ["DNS over TLS (\(if $settings.tls_resume then "sessions resumed" else "a full handshake per connection" end)): x is handshakes/s offered; tcpbench makes its side of every handshake on the client CPU, so a generator-limited point says what the rig could offer, not what the server can do"] else [] end))};
