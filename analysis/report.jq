@@ -543,7 +543,7 @@ def sizes_matrix_section($b):
 # ------------------------------------------------------------ page
 
 # budget_validation: whether a figure per CPU scales to a whole CPU, as
-# measured with these results (udpreplay/budget-bench: the unshaped UDP
+# measured with these results (udpreplay/budget-validation/run: the unshaped UDP
 # ceiling per CPU at several budgets), or that it was not measured.
 def budget_validation($v):
   $v.summary as $s | $v.file as $f
@@ -551,7 +551,7 @@ def budget_validation($v):
   + if $s == null then
       "Not measured with these results: <code>make udp-budget-validation RB_RUN=&lt;this directory&gt;</code> measures the unshaped UDP ceiling per CPU at several budgets, repetitions interleaved; the figures above hold for a whole CPU only if those agree (docs/methodology.md).</p>"
     else
-      "The unshaped UDP ceiling per CPU at the budgets below, \(val($s; $f; ["settings","reps"])) repetitions each, interleaved (udpreplay/budget-bench\(if $s.status != "ok" then ", \(val($s; $f; ["status"])): from the runs measured" else "" end)): "
+      "The unshaped UDP ceiling per CPU at the budgets below, \(val($s; $f; ["settings","reps"])) repetitions each, interleaved (udpreplay/budget-validation/run\(if $s.status != "ok" then ", \(val($s; $f; ["status"])): from the runs measured" else "" end)): "
       + val($s; $f; ["rule"]) + ". The spread of the medians is " + val($s; $f; ["spread_pct"]) + " % against a goal of " + val($s; $f; ["goal_pct"]) + " %"
       + (if $s.validated then "." else "; the figures above are this budget's, not a whole CPU's." end) + "</p>"
       + (if $s.cost_note != null then "<p>Why: " + val($s; $f; ["cost_note"]) + ".</p>" else "" end)

@@ -1,6 +1,6 @@
-# budget-validation.jq -- does a capacity per CPU measured under a CPU
+# rules.jq -- the budget validation's rules: does a capacity per CPU measured under a CPU
 # budget scale to a whole CPU? The unshaped UDP ceiling per CPU at several
-# budgets (udpreplay/budget-bench, repetitions interleaved) must agree
+# budgets (udpreplay/budget-validation/run, repetitions interleaved) must agree
 # across the budgets within the goal: then a budgeted knee may be stated
 # per CPU. Pure: the bench gives the runs, the report shows the result.
 include "spread";
