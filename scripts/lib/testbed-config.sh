@@ -1,0 +1,296 @@
+# testbed-config.sh: what both testbed backends share (the namespace
+# testbed, scripts/lib/testbed.sh, and a real lab, scripts/lib/lab.sh):
+# the settings `up` takes, their defaults, checks and saved copy; the
+# server daemons' configuration, TLS certificates and the check that a
+# daemon answers; the nftables counters and how they are read. Sourced by
+# testbed.sh; building, lifecycle and status are each backend's own.
+
+# ---------------------------------------------------------------- settings
+
+# Every setting `up` takes (environment, or a profile and KEY=VALUE arguments).
+TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR SERVER SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG MINIMAL_RESPONSES NSD_BUILD STEER PLAYER_TW_BUCKETS SERVER_TLS SERVER_EDNS_SIZE SERVER_CPU SERVER_CPU_PERIOD_US"
+
+# tb_apply_profile FILE|"" KEY=VALUE...: the settings of an experiment's
+# profile: the file's KEY=VALUE lines, then the arguments, on top of the
+# defaults. Testbed variables in the environment are ignored, so a setting
+# one experiment exported cannot leak into the next.
+tb_apply_profile() {
+    local file=$1 line key val v; shift
+    for v in $TB_SETTINGS; do unset "$v"; done
+    local lines=()
+    if [ -n "$file" ]; then
+        [ -r "$file" ] || die "profile $file: not readable"
+        while IFS= read -r line || [ -n "$line" ]; do
+            line=${line%%#*}
+            line=${line#"${line%%[![:space:]]*}"}; line=${line%"${line##*[![:space:]]}"}
+            [ -n "$line" ] && lines+=("$line")
+        done < "$file"
+    fi
+    for line in "${lines[@]+"${lines[@]}"}" "$@"; do
+        [[ $line == *=* ]] || die "profile setting '$line' is not KEY=VALUE"
+        key=${line%%=*}; val=${line#*=}
+        [[ " $TB_SETTINGS " == *" $key "* ]] || die "unknown testbed setting '$key' (${TB_SETTINGS// /, })"
+        # An empty value means the default.
+        if [ -n "$val" ]; then printf -v "$key" '%s' "$val"; else unset "$key"; fi
+    done
+    TB_PROFILE=${file:-}
+}
+
+# tb_defaults: the settings `up` uses when the environment says nothing.
+tb_defaults() {
+    local ncpu; ncpu=$(nproc)
+    : "${LB:=l3}"
+    : "${LINK:=none}"
+    if [ "$ncpu" -ge 2 ]; then
+        : "${SERVER_CPUS:=1}" "${CLIENT_CPUS:=0}"
+    else
+        : "${SERVER_CPUS:=0}" "${CLIENT_CPUS:=0}"
+    fi
+    : "${ZONES:=}"
+    : "${SERVER:=nsd}"
+    : "${SERVER_WORKERS:=1}"
+    : "${SERVER_TCP_CLIENTS:=1000}"
+    : "${SERVER_TCP_TIMEOUT:=3}"
+    : "${MINIMAL_RESPONSES:=no}"
+    : "${SERVER_TLS:=no}"
+    : "${SERVER_EDNS_SIZE:=1232}"
+    : "${STEER:=none}"
+    : "${PLAYER_TW_BUCKETS:=default}"
+    : "${SERVER_CPU:=max}" "${SERVER_CPU_PERIOD_US:=auto}"
+    [ "$SERVER_CPU_PERIOD_US" != auto ] || SERVER_CPU_PERIOD_US=$(tb_cpu_default_period_us)
+    srv_check_kind "$SERVER"
+    # Each server's own backlog unless one is asked for (NSD 256, Knot's
+    # compiled-in 10, BIND's tcp-listen-queue set to NSD's 256).
+    : "${SERVER_BACKLOG:=$(srv "$SERVER" default_backlog)}"
+    # Debian's NSD listens with a fixed backlog of 256; any other backlog
+    # needs the rebuilt NSD (docs/servers.md), which NSD_BUILD=rebuilt also
+    # runs at 256, as the control that separates version from backlog.
+    if [ -z "${NSD_BUILD:-}" ]; then
+        if [ "$SERVER" != nsd ] || [ "$SERVER_BACKLOG" = 256 ]; then NSD_BUILD=debian; else NSD_BUILD=rebuilt; fi
+    fi
+}
+
+# tb_validate_config: refuse settings that cannot work, before touching anything.
+tb_validate_config() {
+    case $LB in
+        l3|l4|l3-flowlabel|per-packet) ;;
+        *) die "unknown LB=$LB (l3, l4, l3-flowlabel, or per-packet: the deliberately broken balancer, a negative control only)" ;;
+    esac
+    [ "$LINK" = none ] || [[ $LINK =~ ^[0-9]+(\.[0-9]+)?([kmgt]?bit|[kmgt]?bps)$ ]] \
+        || die "LINK=$LINK is not a tc rate (e.g. 100mbit) or 'none'"
+    local set cpu ncpu; ncpu=$(nproc)
+    for set in "$SERVER_CPUS" "$CLIENT_CPUS"; do
+        [[ $set =~ ^[0-9]+([-,][0-9]+)*$ ]] || die "CPU set '$set' is not a taskset list (e.g. 1 or 0-1)"
+        for cpu in ${set//[-,]/ }; do
+            [ "$cpu" -lt "$ncpu" ] || die "CPU $cpu in '$set' does not exist (this machine has $ncpu)"
+        done
+    done
+    case $STEER in
+        rps|none) ;;
+        *) die "unknown STEER=$STEER (rps: each namespace's receive path on its role's CPUs; none: on the sending CPU)" ;;
+    esac
+    local n
+    for n in SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG; do
+        [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n=${!n} must be a positive integer"
+    done
+    [ "$PLAYER_TW_BUCKETS" = default ] || [[ $PLAYER_TW_BUCKETS =~ ^[0-9]+$ ]] \
+        || die "PLAYER_TW_BUCKETS=$PLAYER_TW_BUCKETS must be 'default' or a number of TIME-WAIT sockets (0: none kept)"
+    case $MINIMAL_RESPONSES in
+        yes|no) ;;
+        *) die "MINIMAL_RESPONSES=$MINIMAL_RESPONSES must be yes or no (what the servers add to answers: docs/servers.md)" ;;
+    esac
+    tb_check_edns_size
+    tb_check_cpu_budget
+    case $SERVER_TLS in
+        yes) srv "$SERVER" tls_check ;;
+        no) ;;
+        *) die "SERVER_TLS=$SERVER_TLS must be yes or no (DNS over TLS on port $TB_TLS_PORT)" ;;
+    esac
+    [ "$SERVER_BACKLOG" -le 65535 ] || die "SERVER_BACKLOG=$SERVER_BACKLOG: listen() backlogs stop at 65535"
+    case $NSD_BUILD in
+        debian|rebuilt) ;;
+        *) die "unknown NSD_BUILD=$NSD_BUILD (debian: /usr/sbin/nsd, backlog 256; rebuilt: make nsd-backlog, any backlog)" ;;
+    esac
+    [ "$SERVER" = nsd ] || [ "$NSD_BUILD" = debian ] || die "NSD_BUILD=$NSD_BUILD applies to SERVER=nsd only (SERVER=$SERVER)"
+    srv "$SERVER" backlog_check "$SERVER_BACKLOG"
+    local prog; prog=$(srv "$SERVER" program)
+    [ -x "$prog" ] || die "missing $prog (SERVER=$SERVER, Debian package $(srv "$SERVER" packages)): run make deps"
+    TB_ZONEDIR=$(tb_zone_dir)
+}
+
+# tb_zone_dir: the directory of zone files the servers serve. ZONE_DIR
+# names one directly; ZONES=<variant> picks zones/build/<variant>; with
+# neither, the unsigned build if there is one, else the minimal zone.
+tb_zone_dir() {
+    local d
+    if [ -n "${ZONE_DIR:-}" ]; then
+        d=$ZONE_DIR
+    elif [ -n "$ZONES" ]; then
+        d="$RB_TOP/zones/build/$ZONES"
+        [ -d "$d" ] || die "unknown zone variant '$ZONES': $d does not exist (run make zones or make zones-all)"
+    elif [ -f "$RB_TOP/zones/build/unsigned/root.zone" ]; then
+        d="$RB_TOP/zones/build/unsigned"
+    else
+        d="$RB_TOP/zones/minimal"
+    fi
+    [ -f "$d/root.zone" ] || die "no root.zone in $d"
+    (cd "$d" && pwd)
+}
+
+tb_save_config() {
+    mkdir -p "$TB_STATE"
+    {
+        printf 'RB_PREFIX=%q\n' "$RB_PREFIX"
+        printf 'TB_PROFILE=%q\n' "${TB_PROFILE:-}"
+        local v
+        for v in $TB_SETTINGS TB_ZONEDIR; do
+            printf '%s=%q\n' "$v" "${!v:-}"
+        done
+    } > "$TB_CONFIG.tmp"
+    mv "$TB_CONFIG.tmp" "$TB_CONFIG"
+}
+
+# tb_load_config: the settings of the running testbed (for status/exec).
+tb_load_config() {
+    [ -f "$TB_CONFIG" ] || die "testbed '$RB_PREFIX' is not up (scripts/testbed up)"
+    # shellcheck disable=SC1090
+    . "$TB_CONFIG"
+}
+
+# ---------------------------------------------------------------- daemons and counters
+
+# tb_counters_ruleset listener|server: the counters' nftables table (the
+# lab backend installs the same on its hosts).
+tb_counters_ruleset() {
+    case $1 in
+    listener) cat <<EOF
+table inet rootbench {
+    counter dns_answers { }
+    chain input {
+        type filter hook input priority filter; policy accept;
+        ip saddr $SERVICE4 udp sport 53 counter name dns_answers
+        ip6 saddr $SERVICE6 udp sport 53 counter name dns_answers
+    }
+}
+EOF
+    ;;
+    server) cat <<EOF
+table inet rootbench {
+    counter dns_udp_in { }
+    counter dns_tcp_in { }
+    counter sink { }
+    chain input {
+        type filter hook input priority filter; policy accept;
+        ip daddr $SERVICE4 udp dport 53 counter name dns_udp_in
+        ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_in
+        ip daddr $SERVICE4 tcp dport 53 counter name dns_tcp_in
+        ip6 daddr $SERVICE6 tcp dport 53 counter name dns_tcp_in
+        # The discard port is a silent sink for link-capacity blasts.
+        udp dport 9 counter name sink drop
+    }
+}
+EOF
+    ;;
+    esac
+}
+
+# tb_counters_collect RUNNER: the counters object, each role's ruleset read
+# with `RUNNER ROLE CMD...` (nsx here; the lab backend reads them over SSH).
+tb_counters_collect() {
+    local role first=1
+    {
+    printf '{'
+    for role in listener "${SERVER_ROLES[@]}"; do
+        [ "$first" = 1 ] || printf ','
+        first=0
+        printf '"%s":' "$role"
+        "$1" "$role" nft -j list counters table inet rootbench \
+            | jq -c '[.nftables[] | select(.counter) | .counter | {(.name): {packets, bytes}}] | add'
+    done
+    printf '}\n'
+    } | jq -c .
+}
+
+# tb_check_edns_size: SERVER_EDNS_SIZE is the largest UDP answer the
+# servers send (NSD ipv4/ipv6-edns-size, Knot udp-max-payload, BIND
+# max-udp-size; each defaults to 1232), 512 to 4096 bytes.
+tb_check_edns_size() {
+    [[ $SERVER_EDNS_SIZE =~ ^[0-9]+$ ]] && [ "$SERVER_EDNS_SIZE" -ge 512 ] && [ "$SERVER_EDNS_SIZE" -le 4096 ] \
+        || die "SERVER_EDNS_SIZE=$SERVER_EDNS_SIZE must be a number of bytes from 512 to 4096 (the largest UDP answer the servers send; default 1232)"
+}
+
+# tb_render_server_conf ROLE: the server's configuration, from its kind's
+# template; the same settings for every kind (docs/servers.md).
+tb_render_server_conf() {
+    local role=$1 dir="$TB_STATE/$1" zones="" f name reuse=no tls_listen="" tls_block=
+    [ "$SERVER_WORKERS" -gt 1 ] && reuse=yes
+    for f in "$TB_ZONEDIR"/*.zone; do
+        name=$(basename "$f" .zone)
+        [ "$name" = root ] && name=.
+        zones+=$(srv "$SERVER" zone_stanza "$name" "$(basename "$f")")$'\n'
+    done
+    local yn=$reuse; [ "$SERVER" = knot ] && { [ "$reuse" = yes ] && yn=on || yn=off; }
+    if [ "$SERVER_TLS" = yes ]; then
+        tls_listen=$(srv "$SERVER" tls_listen "$role" "$TB_TLS_DIR" "$TB_TLS_PORT")
+        tls_block=$(srv "$SERVER" tls_block "$role" "$TB_TLS_DIR" "$TB_TLS_PORT")
+    fi
+    sed -e "s|@ROLE@|$role|g" -e "s|@SERVICE4@|$SERVICE4|g" -e "s|@SERVICE6@|$SERVICE6|g" \
+        -e "s|@ADDR4@|$(role_addr4 "$role")|g" -e "s|@ADDR6@|$(role_addr6 "$role")|g" \
+        -e "s|@WORKERS@|$SERVER_WORKERS|g" -e "s|@REUSEPORT@|$yn|g" \
+        -e "s|@TCP_CLIENTS@|$SERVER_TCP_CLIENTS|g" -e "s|@TCP_TIMEOUT@|$SERVER_TCP_TIMEOUT|g" \
+        -e "s|@TCP_TIMEOUT_DS@|$((SERVER_TCP_TIMEOUT * 10))|g" -e "s|@BACKLOG@|$SERVER_BACKLOG|g" \
+        -e "s|@MINIMAL@|$MINIMAL_RESPONSES|g" -e "s|@EDNS_SIZE@|$SERVER_EDNS_SIZE|g" \
+        -e "s|@ZONEDIR@|$TB_ZONEDIR|g" -e "s|@STATEDIR@|$dir|g" \
+        "$RB_TOP/scripts/templates/$(srv_template "$SERVER")" | awk -v z="$zones" -v tl="$tls_listen" -v tb="$tls_block" '
+            $0 == "@ZONES@" { printf "%s", z; next }
+            $1 == "@TLS_LISTEN@" { if (tl != "") print tl; next }
+            $1 == "@TLS_BLOCK@" { if (tb != "") print tb; next }
+            { print }'
+    # A change of zone content, program or backlog restarts the server too.
+    printf '# zone files: %s\n' "$(cd "$TB_ZONEDIR" && stat -c '%n:%s:%Y' ./*.zone | md5sum | cut -c1-16)"
+    printf '# server: %s %s (%s), listen backlog %s\n' "$SERVER" "$(srv "$SERVER" version)" "$(tb_server_program)" "$SERVER_BACKLOG"
+}
+
+# tb_make_tls_certs: the testbed's CA and server certificate (SERVER_TLS=yes),
+# for the service addresses and both servers' own.
+tb_make_tls_certs() {
+    tls_make_certs "$TB_TLS_DIR" "$TLS_SERVICE_NAME" \
+        "$SERVICE4" "$SERVICE6" "$(role_addr4 server1)" "$(role_addr6 server1)" \
+        "$(role_addr4 server2)" "$(role_addr6 server2)"
+}
+
+# tb_server_answers_tls ROLE: with SERVER_TLS=yes, the server answers SOA
+# over TLS on its own address, its certificate verified against the
+# testbed's CA (dig +tls, within 5 s); dies with its log otherwise.
+tb_server_answers_tls() {
+    [ "$SERVER_TLS" = yes ] || return 0
+    local i
+    for i in $(seq 50); do
+        nsx "$1" dig +tls +tls-ca="$TB_TLS_DIR/ca.pem" +tls-hostname="$TLS_SERVICE_NAME" -p "$TB_TLS_PORT" \
+            +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q '^[^;]' && return 0
+        sleep 0.1
+    done
+    tb_server_fail "$1" "$SERVER does not answer DNS over TLS on port $TB_TLS_PORT (SERVER_TLS=yes)"
+}
+
+# An answer is a line of +short's output that does not start with ';': dig
+# prints its errors on standard output too, and exits 0 after a failed TLS
+# handshake or certificate check. The daemon must answer on its own
+# address and on the service address (asked from its own namespace, so
+# it is this daemon that answers): a daemon that bound only one of them
+# (the other still held by its predecessor) is not serving.
+tb_server_answers() {
+    local a
+    for a in "$(role_addr4 "$1")" "$SERVICE4"; do
+        nsx "$1" dig +time=1 +tries=1 +short @"$a" . SOA 2>/dev/null | grep -q '^[^;]' || return 1
+    done
+}
+
+# tb_tls_json: status --json's .server.tls: the DoT port, the CA file
+# (what tcpbench --tls-ca verifies with), the name and the certificate;
+# null with SERVER_TLS=no.
+tb_tls_json() {
+    [ "${SERVER_TLS:-no}" = yes ] || { echo null; return 0; }
+    jq -n -c --argjson port "$TB_TLS_PORT" --arg dir "$TB_TLS_DIR" --arg name "$TLS_SERVICE_NAME" \
+        '{port:$port, ca_file:($dir + "/ca.pem"), name:$name, certificate:($dir + "/server.pem")}'
+}
