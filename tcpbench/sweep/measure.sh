@@ -1,0 +1,214 @@
+# measure.sh: one point of the TCP sweep (tcpbench/sweep/run sources it):
+# every player of a configuration started at once with the testbed sampler
+# around them, the servers' counters before and after, each repetition's
+# record, and the point merged over its repetitions (point.jq).
+
+# The players start this long after the sampler, so the samples of the
+# load (point.jq: load_samples) are those from 0.2 s after it (the first
+# whole 100 ms sample after the start) to the end of the schedule.
+SAMPLER_LEAD_S=0.3
+
+# budget_stat: the servers' CPU budget throttling so far, or null (no budget).
+budget_stat() {
+    if [ "$(jq -r '.server.cpu_budget.budget // "none"' "$WORK/testbed.json")" = none ]; then echo null; return 0; fi
+    "$TESTBED" cpu-budget-stat 2>/dev/null || echo null
+}
+
+stop_players() {
+    local p
+    for p in "${PLAYER_PIDS[@]+"${PLAYER_PIDS[@]}"}"; do pkill -INT -P "$p" 2>/dev/null || true; done
+}
+
+stop_sampler() {
+    [ -n "$SAMPLER_PID" ] || return 0
+    kill -TERM "$SAMPLER_PID" 2>/dev/null || true
+    wait_pid "$SAMPLER_PID" || true
+    SAMPLER_PID=""
+}
+
+# wait_pid PID: its exit status, also when a trapped signal interrupts wait.
+wait_pid() {
+    local rc
+    while :; do
+        rc=0; wait "$1" || rc=$?
+        if [ "$rc" -gt 128 ] && kill -0 "$1" 2>/dev/null; then continue; fi
+        return "$rc"
+    done
+}
+
+# run_once CONFIG TOTAL REP OUT: one repetition of one point: the sampler,
+# then every player of the config at its share of TOTAL, all at once; OUT
+# gets the run record point.jq reads.
+run_once() {
+    local cfg=$1 total=$2 rep=$3 out=$4 player server share rate i=0 rcs=() t0 t1
+    local w="$WORK/run"; rm -rf "$w"; mkdir -p "$w"
+    "$TESTBED" server-stats > "$w/stats-before.json"
+    budget_stat > "$w/budget-before.json"
+    "$TESTBED" sample --quiet --interval-ms "$SAMPLE_MS" --series "$w/series.jsonl" --summary "$w/sample.json" \
+        > "$w/sampler.log" 2>&1 &
+    SAMPLER_PID=$!
+    # The sampler's first sample is the baseline: let it take one.
+    sleep "$SAMPLER_LEAD_S"
+    kill -0 "$SAMPLER_PID" 2>/dev/null || die "the testbed sampler did not start: $(tail -n 3 "$w/sampler.log")"
+    PLAYER_PIDS=()
+    t0=$(now_ns)
+    # On a lab the players are started over SSH one after the other: they
+    # get one absolute start, 1 s ahead (docs/real-lab.md), which is t0.
+    local start_args=() at lead=$SAMPLER_LEAD_S
+    if [ "$(jq -r '.backend // "netns"' "$WORK/testbed.json")" = lab ]; then
+        lead=$(awk -v l="$SAMPLER_LEAD_S" 'BEGIN { print l + 1 }')
+        at=$(awk -v t="$t0" 'BEGIN { printf "%.6f", t / 1e9 + 1 }')
+        start_args=(--start-at "$at")
+        t0=$(awk -v a="$at" 'BEGIN { printf "%.0f", a * 1e9 }')
+    fi
+    while read -r player server share; do
+        # Interrupted before the players started: none start.
+        if interrupted; then break; fi
+        rate=$(awk -v t="$total" -v s="$share" 'BEGIN { printf "%.10g", t * s }')
+        "$TESTBED" exec "$player" -- "$TCPBENCH" --quiet -s "$(exp_family_addr "$server")" \
+            -b "$(tcp_source_block "$player")" -r "$rate" -d "$POINT_S" -t "$TIMEOUT_MS" \
+            -w "$WORKERS" --tick-us "$TICK_US" --max-burst "$MAX_BURST" \
+            "${QUERY_ARGS[@]}" "${TARGET_ALLOW_ARGS[@]+"${TARGET_ALLOW_ARGS[@]}"}" "${TLS_ARGS[@]+"${TLS_ARGS[@]}"}" \
+            "${EXTRA_ARGS[@]+"${EXTRA_ARGS[@]}"}" "${start_args[@]+"${start_args[@]}"}" --json "$w/p$i.json" \
+            >/dev/null 2>"$w/p$i.err" &
+        PLAYER_PIDS+=("$!")
+        printf '%s %s %s\n' "$player" "$server" "$rate" > "$w/p$i.who"
+        i=$((i + 1))
+    done < <(config_pairs "$cfg")
+    local p rc
+    for p in "${PLAYER_PIDS[@]}"; do rc=0; wait_pid "$p" || rc=$?; rcs+=("$rc"); done
+    PLAYER_PIDS=()
+    t1=$(now_ns)
+    sleep 0.2
+    stop_sampler
+    "$TESTBED" server-stats > "$w/stats-after.json"
+    budget_stat > "$w/budget-after.json"
+    # A server daemon killed or crashed during the run: the run is an
+    # error with that cause (point.jq), never a capacity measurement.
+    exp_servers_down $(config_servers "$cfg") | jq -R . | jq -s -c . > "$w/down.json"
+    [ -s "$w/sample.json" ] || die "the testbed sampler wrote no summary: $(tail -n 3 "$w/sampler.log")"
+    local k players=()
+    for k in "${!rcs[@]}"; do
+        read -r player server rate < "$w/p$k.who"
+        players+=("$(jq -n -c --arg p "$player" --arg s "$server" --argjson r "$rate" --argjson rc "${rcs[$k]}" \
+            --arg err "$(tail -n 3 "$w/p$k.err" | tr '\n' ' ')" \
+            --argjson res "$(if [ -s "$w/p$k.json" ]; then cat "$w/p$k.json"; else echo null; fi)" \
+            '{player:$p, server:$s, rate:$r, rc:$rc, stderr:$err, result:$res}')")
+    done
+    printf '%s\n' "${players[@]}" > "$w/players.jsonl"
+    jq -n -c --arg cfg "$cfg" --argjson total "$total" --argjson rep "$rep" \
+        --argjson interrupted "$(interrupted && echo true || echo false)" \
+        --argjson servers "$(config_servers "$cfg" | jq -R . | jq -s -c .)" --argjson cpus "$CPUS_JSON" \
+        --argjson wall "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')" \
+        --slurpfile players "$w/players.jsonl" \
+        --slurpfile nb "$w/stats-before.json" --slurpfile na "$w/stats-after.json" \
+        --slurpfile sample "$w/sample.json" --slurpfile series "$w/series.jsonl" --slurpfile down "$w/down.json" \
+        --slurpfile ba "$w/budget-before.json" --slurpfile bb "$w/budget-after.json" "${JQ_LIB[@]}" \
+        --argjson lead "$lead" --argjson dur "$POINT_S" '
+        include "budget";
+        {config:$cfg, offered_rate:$total, rep:$rep, servers:$servers,
+         per_server_rate:($total / ($servers | length) | floor), cpus:$cpus, wall_s:$wall,
+         interrupted:$interrupted, players:$players, daemon:{before:$nb[0], after:$na[0]},
+         throttle:throttle_delta($ba[0]; $bb[0]),
+         load_window_s:{from:($lead + 0.2), to:($lead + $dur)},
+         sample:$sample[0], series:$series, servers_down:$down[0]}' | results_write_json "$out"
+}
+
+# run_server_down RUNFILE: a server daemon of the run was not running after it.
+run_server_down() { jq -e '(.servers_down // []) | length > 0' "$1" >/dev/null; }
+
+# run_outside_stall RUNFILE: why a run must be measured again, as
+# "LENGTH_MS CPU WHAT", nothing when it need not: the longest stall from
+# outside the testbed long enough to matter at the server (half of what
+# fills the backlog at this rate); or, when the generator fell behind
+# (invalid), a stall of 20 ms or more on a client CPU (the generator was
+# starved, not the load too high for it).
+run_outside_stall() {
+    jq -r "${JQ_LIB[@]}" --argjson b "$BACKLOG" 'include "point";
+        (.per_server_rate) as $r | (run_status == "generator_limited") as $gl
+        | ([run_stalls[] | select(.source == "outside_testbed")
+            | select($r == 0 or .length_ms >= 0.5 * $b / $r * 1000) | . + {what: "outside stall"}]
+           + (if $gl then [run_stalls[] | select(.role == "client" and .length_ms >= 20) | . + {what: "generator stall"}] else [] end))
+        | sort_by(-.length_ms) | .[0]
+        | select(. != null) | "\(.length_ms) \(.cpu) \(.what)"' "$1"
+}
+
+# measure_point CONFIG TOTAL: REPS repetitions (a run whose window held an
+# outside stall is re-run, up to RERUNS times, and the reason kept); the
+# point is appended to points.jsonl and recorded for the search.
+measure_point() {
+    local cfg=$1 total=$2 dir="$EXP_DIR/$1" p
+    if [ -n "${REUSE[$total]:-}" ]; then
+        # resumed: the point as the interrupted sweep journaled it
+        p=$(resume_journal_line "$dir/points.jsonl" offered_rate "$total")
+        [ -n "$p" ] || die "resume: the point at $total/s vanished from $dir/points.jsonl"
+        unset "REUSE[$total]"
+        N_REUSED=$((N_REUSED + 1))
+        point_done "$cfg" "$total" "$p" " (kept from the interrupted sweep, not measured again)"
+        return 0
+    fi
+    measure_new_point "$@"
+    p=$(tail -n 1 "$dir/points.jsonl")
+    point_done "$cfg" "$total" "$p" ""
+    local f="$dir/runs/$total-$(jq -r .reps <<<"$p").json"
+    if [ -f "$f" ] && run_server_down "$f"; then
+        SERVER_DOWN="$(jq -r '.servers_down | join(", ")' "$f") not running after the point at $total/s of $cfg (killed or crashed)"
+        log "$cfg $total/s: error: the server daemon of $SERVER_DOWN; the sweep stops"
+    fi
+}
+
+# measure_new_point CONFIG TOTAL: measure it and append it to the journals.
+measure_new_point() {
+    local cfg=$1 total=$2 dir="$EXP_DIR/$1" rep files=() f tries reason reasons=()
+    mkdir -p "$dir/runs"
+    for ((rep = 1; rep <= REPS; rep++)); do
+        f="$dir/runs/$total-$rep.json"
+        for ((tries = 0; ; tries++)); do
+            run_once "$cfg" "$total" "$rep" "$f"
+            if interrupted; then break; fi
+            run_server_down "$f" && break
+            reason=$(run_outside_stall "$f")
+            [ -n "$reason" ] || break
+            local ms cpu what
+            read -r ms cpu what <<<"$reason"
+            if [ "$tries" -ge "$RERUNS" ]; then
+                reasons+=("rep $rep kept with an $what of $ms ms on $cpu after $RERUNS re-runs")
+                jq '.outside_stall_kept = true' "$f" | results_write_json "$f"
+                break
+            fi
+            log "$cfg $total/s rep $rep: an $what of $ms ms on $cpu: measuring again"
+            reasons+=("rep $rep re-run: $what of $ms ms on $cpu")
+        done
+        files+=("$f")
+        if interrupted; then break; fi
+        run_server_down "$f" && break
+    done
+    # (appended atomically: a full disk leaves no half line)
+    local line
+    line=$(jq -s -c "${JQ_LIB[@]}" --argjson s "$(rules_settings "$cfg")" --arg rs "$(printf '%s\n' "${reasons[@]+"${reasons[@]}"}")" '
+        include "point"; point($s)
+        + {reruns: ($rs | split("\n") | map(select(length > 0)))}
+        | if any($rs | split("\n")[]; test("kept with an outside stall")) and (.status == "ok" or .status == "generator_limited")
+          then .status = "rig_stall" else . end' \
+        "${files[@]}")
+    results_append_line "$dir/points.jsonl" "$line"
+    # per repetition too: each repetition's own knee gives the spread
+    for f in "${files[@]}"; do
+        line=$(jq -s -c "${JQ_LIB[@]}" --argjson s "$(rules_settings "$cfg")" 'include "point"; point($s) + {rep: .[0].rep}' "$f")
+        results_append_line "$dir/points-by-rep.jsonl" "$line"
+    done
+}
+
+# point_done CONFIG TOTAL POINT_JSON NOTE: the point recorded for the search, and its progress line.
+point_done() {
+    local cfg=$1 total=$2 p=$3 note=$4
+    PT_STATUS[$total]=$(jq -r .status <<<"$p")
+    PT_FAIL[$total]=$(jq -r .fail_ratio <<<"$p")
+    PT_HANDLED[$total]=$(jq -r .handled_rate <<<"$p")
+    N_POINTS=$((N_POINTS + 1))
+    log "$(jq -r --arg cfg "$cfg" --argjson n "$N_POINTS" '
+        "\($cfg) \($n): offered \(.offered_rate)/s handled \(.handled_rate)/s fail \(.fail_ratio * 100 | . * 1000 | round / 1000)% "
+        + "p99 \((.latency_us.p99 // 0) / 1000) ms \(.status); lost: "
+        + ([.loss | to_entries[] | select(.value > 0) | "\(.key) \(.value)"] | join(", ") | if . == "" then "nothing counted" else . end)
+        + "; longest server stall \([.stalls[] | select(.role == "server") | .length_ms] | max // 0) ms"' <<<"$p")$note"
+}

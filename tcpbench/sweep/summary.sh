@@ -1,0 +1,28 @@
+# summary.sh: the TCP sweep's results files (tcpbench/sweep/run sources
+# it): each configuration's summary.json and points.csv, and the sweep's
+# summary.json, all by the rules of rules.jq.
+
+# config_summary CONFIG STATUS: <config>/summary.json from its points.
+config_summary() {
+    local cfg=$1 status=$2 dir="$EXP_DIR/$1"
+    jq -s -c . "$dir/points.jsonl" | results_write_json "$dir/points.json"
+    jq -n "${JQ_LIB[@]}" --arg cfg "$cfg" --arg status "$status" --arg title "$(config_title "$cfg")" \
+        --argjson s "$(rules_settings "$cfg")" --argjson notes "$(printf '%s\n' "${SEARCH_NOTES[@]+"${SEARCH_NOTES[@]}"}" | jq -R -s -c 'split("\n") | map(select(length > 0))')" \
+        --slurpfile pts "$dir/points.json" --slurpfile byrep <(jq -s -c . "$dir/points-by-rep.jsonl") '
+        include "rules"; $pts[0] | config_summary($cfg; ($ENV.FAMILY | tonumber); $status; $title; $s; $notes; $byrep[0])' | results_write_json "$dir/summary.json"
+    # The tables gnuplot and the report read.
+    { echo "# $(jq -r -n "${JQ_LIB[@]}" 'include "point"; point_csv_columns | join(",")')"
+      jq -r "${JQ_LIB[@]}" 'include "point"; sort_by(.offered_rate)[] | point_csv_row' "$dir/points.json"
+    } | results_write "$dir/points.csv"
+}
+
+# write_top_summary STATUS [ERROR]
+write_top_summary() {
+    local status=$1 err=${2:-} files=() cfg
+    for cfg in "${DONE_CONFIGS[@]+"${DONE_CONFIGS[@]}"}"; do files+=("$EXP_DIR/$cfg/summary.json"); done
+    jq -n "${JQ_LIB[@]}" --arg schema "$SCHEMA" --arg status "$status" --arg err "$err" --arg started "$STARTED" --arg fin "$(date -u +%FT%TZ)" \
+        --argjson settings "$SETTINGS_JSON" --slurpfile tb "$WORK/testbed.json" \
+        --slurpfile cs <(if [ "${#files[@]}" -gt 0 ]; then jq -s -c . "${files[@]}"; else echo '[]'; fi) '
+        include "rules"; $cs[0] | top_summary($schema; $status; $err; $started; $fin; $settings; $tb[0])' \
+        | results_write_json "$EXP_DIR/summary.json"
+}
