@@ -1,0 +1,149 @@
+# measure.sh: one point of the UDP sweep (udpreplay/udp/run sources it):
+# tcpreplay from player1 at a rate for DURATION s with the testbed sampler
+# around it, the counters before and after, and the row of points.csv.
+
+# counters_snapshot: testbed nftables counters plus NSD's own query counts.
+counters_snapshot() {
+    local c s q=() stats
+    c=$("$TESTBED" counters)
+    stats=$("$TESTBED" server-stats)
+    for s in server1 server2; do
+        q+=("$(jq -r --arg s "$s" '.[$s].queries // empty' <<<"$stats")")
+        [[ ${q[-1]} =~ ^[0-9]+$ ]] || die "the server daemon of $s gave no query count (scripts/testbed server-stats)"
+    done
+    jq -c --argjson q1 "${q[0]}" --argjson q2 "${q[1]}" \
+        '.server1.daemon_queries = $q1 | .server2.daemon_queries = $q2' <<<"$c"
+}
+
+# replay RATE: tcpreplay in player1 for DURATION s (bounded also in count);
+# sets SENT, ELAPSED, ACHIEVED from its summary.
+replay() {
+    local rate=$1 out rc=0
+    # timeout --foreground keeps tcpreplay in our process group: Ctrl-C stops it too.
+    out=$("$TESTBED" exec player1 -- timeout --foreground $((DURATION + 10)) tcpreplay -i "$("$TESTBED" iface player1)" --preload-pcap \
+        --pps="$rate" --loop=0 --duration="$DURATION" --limit=$((rate * DURATION * 11 / 10 + 1)) \
+        "$REPLAY_PCAP" 2>&1) || rc=$?
+    if interrupted; then return 0; fi
+    [ "$rc" -eq 0 ] || die "tcpreplay failed at $rate q/s (exit $rc$( [ "$rc" -gt 128 ] && [ "$rc" -lt 160 ] && echo ": killed by signal $((rc - 128))" || true)), the point is not measured; the points measured before are kept: $(tail -n 3 <<<"$out")"
+    read -r SENT ELAPSED < <(sed -n 's/^Actual: \([0-9]*\) packets .* sent in \([0-9.]*\) seconds.*/\1 \2/p' <<<"$out") || true
+    ACHIEVED=$(sed -n 's/^Rated: .*, \([0-9.]*\) pps.*/\1/p' <<<"$out")
+    [ -n "${SENT:-}" ] && [ -n "${ACHIEVED:-}" ] || die "cannot read tcpreplay's summary: $out"
+}
+
+# measure_point RATE [REP]: one row of points.csv, repetition REP
+# (default 1) of the rate (reused when kept from an interrupted run with
+# identical settings). Sets P_RATIO and P_GENLIM, and PT_RATIO[RATE] (the
+# lowest ratio of its repetitions) and PT_GENLIM[RATE] for the search.
+# Never call it (or its callers) in a condition: set -e must stay in force.
+measure_point() {
+    local rate=$1 k=${2:-1} row c0 c1 reused=0 sample
+    # Measured already in this run (the repetitions phase repeats the bisection's points).
+    row=$(printf '%s\n' "${POINT_ROWS[@]}" | awk -F, -v r="$rate" -v k="$k" -v lb="$CUR_LB" '$1 == lb && $2 == r && $NF == k { print; exit }')
+    if [ -n "$row" ]; then
+        point_read "$row"
+        return 0
+    fi
+    row=$(awk -F, -v r="$rate" -v k="$k" -v id="$SETTINGS_ID" '$2 == r && $16 == id && $NF == k { print; exit }' "$CACHE" 2>/dev/null || true)
+    if [ -n "$row" ]; then
+        reused=1
+        row=$(awk -F, -v OFS=, '{ $15 = 1; print }' <<<"$row")
+    else
+        c0=$(counters_snapshot)
+        sampler_start
+        replay "$rate"
+        if interrupted; then sampler_stop; return 0; fi
+        sleep "$SETTLE"
+        sampler_stop
+        if interrupted; then return 0; fi
+        servers_alive "$rate"
+        c1=$(counters_snapshot)
+        mkdir -p "$EXP/samples"
+        sample="$EXP/samples/$CUR_LB-$rate.json"
+        [ "$k" = 1 ] || sample="$EXP/samples/$CUR_LB-$rate-r$k.json"
+        results_write "$sample" < "$WORK/sample.json"
+        row="$(point_row "$rate" "$c0" "$c1"),$(point_sampled "$WORK/sample.json"),$k"
+        results_append_line "$CACHE" "$row"
+    fi
+    POINT_ROWS+=("$row")
+    write_points
+    point_read "$row"
+    printf 'udp: LB=%s %7s q/s%s: sent %9.1f/s, answered %9.1f/s, ratio %.6f, stray %s%s%s\n' \
+        "$CUR_LB" "$rate" "$( [ "$REPS" -gt 1 ] && echo " (rep $k)" || true)" "$P_ACH" "$P_AQPS" "$P_RATIO" "$P_STRAY" \
+        "$( [ "$P_GENLIM" = 1 ] && echo ', GENERATOR-LIMITED' || true)" \
+        "$( [ "$reused" = 1 ] && echo ' (kept from an earlier run)' || true)" >&2
+}
+
+# point_read ROW: P_* from a row of points.csv; PT_RATIO/PT_GENLIM of its rate.
+point_read() {
+    local rate
+    IFS=, read -r _ rate P_ACH _ P_SENT _ _ _ P_RATIO P_AQPS _ P_STRAY P_SERVING P_GENLIM _ <<<"$1"
+    PT_GENLIM[$rate]=$P_GENLIM
+    if [ -z "${PT_RATIO[$rate]:-}" ] || awk -v a="$P_RATIO" -v b="${PT_RATIO[$rate]}" 'BEGIN { exit !(a < b) }'; then
+        PT_RATIO[$rate]=$P_RATIO
+    fi
+}
+
+# servers_alive RATE: die, naming it, when a server daemon was killed or
+# crashed during the point: its answers missing are not the server's capacity.
+servers_alive() {
+    local down
+    down=$(exp_servers_down server1 server2 | tr '\n' ' ')
+    [ -z "$down" ] || die "the server daemon of ${down% } was not running after the point at $1 q/s (killed or crashed); the point is not measured; the points measured before are kept"
+}
+
+# sampler_start / sampler_stop: the testbed sampler around one point
+# (scripts/testbed sample; every layer's counters, every 100 ms).
+sampler_start() {
+    rm -f "$WORK/sample.json"
+    "$TESTBED" sample --quiet --interval-ms 100 --series "$WORK/series.jsonl" --summary "$WORK/sample.json" \
+        > "$WORK/sampler.log" 2>&1 &
+    SAMPLER_PID=$!
+    sleep 0.3
+    kill -0 "$SAMPLER_PID" 2>/dev/null || die "the testbed sampler did not start: $(tail -n 3 "$WORK/sampler.log")"
+}
+
+sampler_stop() {
+    [ -n "${SAMPLER_PID:-}" ] || return 0
+    kill -TERM "$SAMPLER_PID" 2>/dev/null || true
+    wait "$SAMPLER_PID" 2>/dev/null || true
+    SAMPLER_PID=""
+    [ -s "$WORK/sample.json" ] || die "the testbed sampler wrote no summary: $(tail -n 3 "$WORK/sampler.log")"
+}
+
+# point_sampled SAMPLE: the loss_* columns: what each layer lost during the
+# point (the answers' receiver, the Listener, counts with the players),
+# then link_backlog_max and link_qlen_max: the shaped link's tbf queue at
+# its fullest (router and switch), then the server and client CPUs' busy
+# percent. The daemon's loss: datagrams its socket
+# received but it did not answer.
+point_sampled() {
+    jq -r -L "$RB_TOP/scripts/lib" --argjson cpus "$CPUS_JSON" --arg layers "$LOSS_LAYERS" '
+        include "layers";
+        (sample_loss({players: ["player1", "listener"], servers: ["server1", "server2"], cpus: $cpus})
+         + {generator: 0,
+            daemon: ([mib(["server1", "server2"]; "UdpInDatagrams") + mib(["server1", "server2"]; "Udp6InDatagrams")
+                      - mib(["server1", "server2"]; "UdpOutDatagrams") - mib(["server1", "server2"]; "Udp6OutDatagrams"), 0] | max)}) as $l
+        | qdisc_queue_max(["router", "switch"]) as $q
+        | [($layers | split(" ")[] | $l[.] // 0), $q.backlog_max, $q.qlen_max,
+           (cpu_busy_pct($cpus.server) // ""), (cpu_busy_pct($cpus.client) // "")] | map(tostring) | join(",")' "$1"
+}
+
+# point_row RATE BEFORE AFTER: the CSV row from two counter snapshots.
+point_row() {
+    jq -nr --argjson a "$2" --argjson b "$3" --arg lb "$CUR_LB" --argjson rate "$1" \
+        --argjson sent "$SENT" --argjson el "$ELAPSED" --argjson ach "$ACHIEVED" --arg id "$SETTINGS_ID" '
+        def d(p): ($b | getpath(p)) - ($a | getpath(p));
+        (d(["server1","dns_udp_in","packets"])) as $s1 | (d(["server2","dns_udp_in","packets"])) as $s2 |
+        (if $s1 >= $s2 then ["server1", $s1, $s2, d(["server1","daemon_queries"])]
+         else ["server2", $s2, $s1, d(["server2","daemon_queries"])] end) as $srv |
+        d(["listener","dns_answers","packets"]) as $ans |
+        [$lb, $rate, $ach, $el, $sent, $srv[1], $srv[3], $ans,
+         (if $sent > 0 then ($ans / $sent * 1e6 | round / 1e6) else 0 end),
+         (if $el > 0 then ($ans / $el * 10 | round / 10) else 0 end),
+         d(["listener","dns_answers","bytes"]), $srv[2], $srv[0],
+         (if ((($ach - $rate) | fabs) > 0.01 * $rate) then 1 else 0 end), 0, $id] | @csv' | tr -d '"'
+}
+
+write_points() {
+    { echo "# $COLUMNS"; printf '%s\n' "${POINT_ROWS[@]}"; } | results_write "$EXP/points.csv"
+}
