@@ -1,0 +1,111 @@
+# outputs.sh: the sizing matrix's results files (analysis/sizes-matrix/run
+# sources it): summary.json with the derived checks (rules.jq), the tables
+# and the plot.
+
+# derived: the summary's {cells, checks} from the measured cells (the rules).
+derived() {
+    local cells='[]'
+    [ -s "$WORK/cells.jsonl" ] && cells=$(jq -s -c . "$WORK/cells.jsonl")
+    jq -n -L "$RULES_DIR" -L "$RULES_LIB" --argjson cells "$cells" --argjson links "$LINKS_JSON" --argjson ceiling "$CEILING_JSON" \
+        'include "rules"; $cells | matrix_summary($links; $ceiling)'
+}
+
+write_summary() {
+    local status=$1 err=${2:-} d
+    d=$(derived)
+    jq -n --arg schema "$SCHEMA" --arg status "$status" --arg err "$err" \
+        --arg started "$STARTED" --arg finished "$(date -u +%FT%TZ)" \
+        --argjson settings "$SETTINGS_JSON" --argjson testbed "$TESTBED_JSON" \
+        --argjson ceiling "$CEILING_JSON" --argjson links "$LINKS_JSON" --argjson d "$d" '
+        {schema: $schema, experiment: "sizes-matrix", status: $status}
+        + (if $err == "" then {} else {error: $err} end)
+        + {started: $started, finished: $finished, settings: $settings, testbed: $testbed,
+           server_udp_ceiling: $ceiling, links_bps: $links,
+           cells: $d.cells, checks: $d.checks,
+           flagged: [$d.cells[] | select((.flags | length) > 0) | .cell]}' \
+        | results_write_json "$EXP_DIR/summary.json"
+    STATUS_WRITTEN=1
+}
+
+# rederive: the rules applied again to a finished run's measured cells,
+# with the server ceiling its results directory holds now (a udp-unshaped
+# run made after the matrix); the measured values are left as they are.
+rederive() {
+    local s="$EXP_DIR/summary.json" run
+    jq -e '.schema == "rootbench.sizes-matrix/1"' "$s" >/dev/null || die "$s is not a sizes-matrix summary"
+    run=$(dirname "$EXP_DIR")
+    RB_RUN=$run read_ceiling "$run"
+    jq -c '[.cells[] | del(.tc_share, .answered_share, .links, .breakeven_link_bps)]' "$s" \
+        | jq -c '.[]' > "$WORK/cells.jsonl"
+    jq -L "$RULES_DIR" -L "$RULES_LIB" --argjson ceiling "$CEILING_JSON" --argjson d "$(derived)" '
+        include "rules";
+        .server_udp_ceiling = $ceiling | .cells = $d.cells | .checks = $d.checks
+        | .rederived = (now | todate)' "$s" | results_write_json "$s"
+}
+
+# write_tables: the #-headed CSV tables and the figures, from summary.json.
+write_tables() {
+    local s="$EXP_DIR/summary.json"
+    jq -r '"# cell,zone_state,zone_variant,profile,edns,queries,answers,bytes_per_query_in,bytes_per_query_out,tc_share,answer_mean,answer_median,answer_max,dnskey_bytes,link_qps_100m,link_qps_1g,link_qps_10g,first_ceiling_100m,first_ceiling_1g,first_ceiling_10g",
+        (.cells[] | [.cell, .zone_state, .zone_variant, .profile, .edns, .queries, .answers, .bytes_per_query_in, .bytes_per_query_out,
+          (.tc_share // ""), .answer_bytes.mean, .answer_bytes.median, .answer_bytes.max, (.dnskey.bytes // ""),
+          (.links[0].link_qps // ""), (.links[1].link_qps // ""), (.links[2].link_qps // ""),
+          .links[0].first_ceiling, .links[1].first_ceiling, .links[2].first_ceiling] | map(tostring) | join(","))' "$s" \
+        | results_write "$EXP_DIR/cells.csv"
+    # bytes per query by zone state (the baseline profile and buffer where
+    # present, else the zone state's first cell)
+    jq -r --arg bp "$BASE_PROFILE" --arg be "$BASE_EDNS" '
+        "# idx,zone_state,profile,edns,bytes_per_query_in,bytes_per_query_out,dnskey_bytes",
+        ([.cells | group_by(.zone_state)[] | (map(select(.profile == $bp and .edns == $be)) + .)[0]]
+         | sort_by(.bytes_per_query_out) | to_entries[]
+         | [.key, .value.zone_state, .value.profile, .value.edns, .value.bytes_per_query_in, .value.bytes_per_query_out, (.value.dnskey.bytes // "")]
+         | map(tostring) | join(","))' "$s" | results_write "$EXP_DIR/bytes_by_zone.csv"
+    # TC share by buffer: one row per buffer, one column per zone state
+    # (baseline profile) measured at more than one buffer (else every state)
+    jq -r --arg bp "$BASE_PROFILE" '
+        [.cells[] | select(.profile == $bp)] as $c
+        | ([$c[] | .zone_state] | unique) as $all
+        | ([$all[] as $z | select([$c[] | select(.zone_state == $z) | .edns] | unique | length > 1) | $z]) as $multi
+        | (if ($multi | length) > 0 then $multi else $all end) as $zs
+        | ["trace", "512", "1232", "4096"] as $es
+        | "# idx,edns," + ($zs | join(",")),
+          ($es | to_entries[] | .key as $i | .value as $e
+           | select([$c[] | select(.edns == $e)] | length > 0)
+           | [$i, $e] + [$zs[] as $z | ([$c[] | select(.zone_state == $z and .edns == $e) | .tc_share][0] // "")]
+           | map(tostring) | join(","))' "$s" | results_write "$EXP_DIR/tc_by_edns.csv"
+    # crossover rate (query-bound -> byte-bound) per link speed and cell
+    jq -r '"# idx,cell,server_ceiling_qps,link_qps_100m,link_qps_1g,link_qps_10g,crossover_qps_100m,crossover_qps_1g,crossover_qps_10g,breakeven_link_bps",
+        (.server_udp_ceiling.qps // "") as $c
+        | (.cells | to_entries[] | .key as $i | .value
+           | [$i, .cell, $c, .links[0].link_qps, .links[1].link_qps, .links[2].link_qps,
+              (.links[0].crossover_qps // ""), (.links[1].crossover_qps // ""), (.links[2].crossover_qps // ""), (.breakeven_link_bps // "")]
+           | map(tostring) | join(","))' "$s" | results_write "$EXP_DIR/crossover.csv"
+    jq -r '"# zone_state,zone_variant,dnskey_bytes,dnskeys,rrsigs,udp_4096_tc,udp_1232_tc,keytags",
+        ([.cells[] | select(.dnskey != null)] | unique_by(.zone_state)[]
+         | [.zone_state, .zone_variant, .dnskey.bytes, .dnskey.dnskeys, .dnskey.rrsigs, (if .dnskey.udp_4096.tc then 1 else 0 end),
+            (if .dnskey.udp_1232.tc then 1 else 0 end), ([.dnskey.keys[] | "\(.role):\(.keytag)"] | join(" "))] | map(tostring) | join(","))' "$s" \
+        | results_write "$EXP_DIR/dnskey.csv"
+    write_answer_sizes
+    plot_matrix
+}
+
+# write_answer_sizes: answer_sizes.csv, one column per cell: the share of
+# its answers (DNS message length) in each bin.
+write_answer_sizes() {
+    local keys files=() k
+    keys=$(jq -r '[.cells[] | .key] | join(" ")' "$EXP_DIR/summary.json")
+    for k in $keys; do files+=("$EXP_DIR/$k/answers.json"); done
+    answer_size_table "$EXP_DIR/answer_sizes.csv" "$keys" "${files[@]}"
+}
+
+# plot_matrix: the three figures from the tables (analysis/sizes-matrix/sizes-matrix.gp).
+plot_matrix() {
+    local fig zs ceil
+    zs=$(head -n 1 "$EXP_DIR/tc_by_edns.csv" | sed 's/^# idx,edns,\{0,1\}//; s/,/ /g')
+    ceil=$(jq -r '.server_udp_ceiling | if .qps then "\(.qps) queries/s" else "not measured" end' "$EXP_DIR/summary.json")
+    for fig in bytes_by_zone tc_by_edns crossover; do
+        [ "$(grep -vc '^#' "$EXP_DIR/$fig.csv")" -gt 0 ] || { rm -f "$EXP_DIR/$fig".{png,svg,pdf}; continue; }
+        plot_render "$RB_TOP/analysis/sizes-matrix/sizes-matrix.gp" "$EXP_DIR/$fig" \
+            "fig='$fig'; datafile='$EXP_DIR/$fig.csv'; zs='$zs'; ceil='$ceil'"
+    done
+}
