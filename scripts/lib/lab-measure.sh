@@ -1,0 +1,237 @@
+# lab-measure.sh: what experiments read from a real lab (BACKEND=lab): the
+# counters and the daemons' own, the switch's SNMP octets, addresses and
+# interfaces, the sampler over SSH and SNMP, captures on the hosts.
+# Sourced by lab.sh.
+
+# ---------------------------------------------------------------- queries
+
+# lab_counters_json: the nftables counters of the listener and the servers,
+# the same object as the netns backend's.
+lab_counters_json() { tb_counters_collect lab_ssh; }
+
+# lab_server_stats_json ROLE: the daemon's own counters ({} when it does not answer).
+# rb-server reads them on the host with the netns testbed's command
+# (srv_<kind>_stats_cmd); they are parsed and shaped here by the same
+# rules (srv_<kind>_stats_parse, srv_stats_shape).
+lab_server_stats_json() {
+    local raw
+    raw=$(lab_ssh "$1" "$(printf %q "$(lab_remote_dir "$1")/bin/rb-server") stats $(printf %q "$(lab_remote_dir "$1")/server")" 2>/dev/null \
+          | srv "$SERVER" stats_parse) || true
+    [ -n "$raw" ] || { echo '{}'; return 0; }
+    srv_stats_shape "$SERVER" <<<"$raw"
+}
+
+# lab_snmp_octets in|out: IF-MIB octets of the switch's router port, from
+# the switch's own agent (after net-snmp's cache settles, as the netns one).
+lab_snmp_octets() {
+    local oid host comm idx
+    case $1 in in) oid=1.3.6.1.2.1.31.1.1.1.6 ;; out) oid=1.3.6.1.2.1.31.1.1.1.10 ;; *) die "snmp-octets: in or out" ;; esac
+    host=$(jq -r .switch.snmp_host <<<"$LAB_JSON"); comm=$(jq -r .switch.community <<<"$LAB_JSON")
+    idx=$(jq -r .switch.router_port_ifindex <<<"$LAB_JSON")
+    sleep "${SNMP_SETTLE_S:-4}"
+    snmpget -M /nonexistent -m "" -v2c -c "$comm" -t 2 -r 1 -Oqv "$host" "$oid.$idx"
+}
+
+# lab_mac ROLE [IFACE]: the MAC address of the role's test interface (the
+# router: its client leg, ethc, from the inventory; its server leg, eths,
+# as server1 resolves its gateway: lab_router_server_mac).
+lab_mac() {
+    if [ "$1" = router ]; then
+        case ${2:-ethc} in
+            ethc) jq -r .router.mac_client <<<"$LAB_JSON" ;;
+            eths) lab_router_server_mac ;;
+            *) die "mac: the router's legs are ethc (client side) and eths (server side), not $2" ;;
+        esac
+        return
+    fi
+    lab_is_host "$1" || die "mac: unknown role $1"
+    lab_ssh "$1" "cat /sys/class/net/$(lab_host "$1" iface)/address"
+}
+
+# lab_iface ROLE: the test interface's name on the host.
+lab_iface() {
+    lab_is_host "$1" || die "iface: $1 is not a lab host (${LAB_HOSTS[*]})"
+    lab_host "$1" iface
+}
+
+# lab_sample ARGS: rbsample on every host (its own namespace and role
+# cgroup), started together, stopped together at SIGTERM/SIGINT or
+# --duration; the summaries merged into one (roles keep their keys; CPUs
+# are named ROLE/cpuN). The switch (and the router, when the inventory
+# gives it an agent) is read over SNMP at the start and the end: its ports'
+# octets, discards and errors as the interfaces of its role in "dev"
+# (lab_snmp_summary); a device not read is listed in "not_sampled".
+lab_sample() {
+    local series="" summary="" rest=() a
+    while [ $# -gt 0 ]; do
+        case $1 in
+            --series) series=$2; shift 2 ;;
+            --summary) summary=$2; shift 2 ;;
+            *) rest+=("$1"); shift ;;
+        esac
+    done
+    [ -n "$series" ] && [ -n "$summary" ] || die "sample: --series FILE and --summary FILE are needed"
+    local role dir pids=() stop=0 snmpdir snmp_pid
+    declare -A RPID=()
+    snmpdir=$(mktemp -d)
+    lab_snmp_read start "$snmpdir" & snmp_pid=$!
+    for role in "${LAB_HOSTS[@]}"; do
+        dir=$(lab_remote_dir "$role")
+        RPID[$role]=$(lab_ssh "$role" "mkdir -p $dir/run/sample && cg=$(lab_cgroup "$role"); cga=''; [ -d \$cg ] && cga=\"--cgroup $role=\$cg\"; setsid $dir/bin/rbsample --ns =$role \$cga --series $dir/run/sample/series.jsonl --summary $dir/run/sample/summary.json $(lab_quote "${rest[@]+"${rest[@]}"}") > $dir/run/sample/log 2>&1 < /dev/null & echo \$!") \
+            || die "sample: cannot start rbsample on $role"
+    done
+    wait "$snmp_pid" || true
+    # Until a signal, or --duration: nothing is asked of the hosts meanwhile
+    # (a poll over SSH would load the hosts being measured).
+    local dur="" i
+    for ((i = 0; i < ${#rest[@]}; i++)); do
+        [ "${rest[$i]}" = --duration ] && dur=${rest[$((i + 1))]:-}
+    done
+    trap 'stop=1' TERM INT
+    if [ -n "$dur" ]; then
+        sleep "$dur" & wait $! || true
+        [ "$stop" = 1 ] || sleep 0.5
+    else
+        while [ "$stop" = 0 ]; do sleep 1 & wait $! || true; done
+    fi
+    trap '' TERM INT
+    lab_snmp_read end "$snmpdir" & snmp_pid=$!
+    for role in "${LAB_HOSTS[@]}"; do
+        lab_ssh "$role" "kill -TERM ${RPID[$role]} 2>/dev/null; for i in \$(seq 100); do kill -0 ${RPID[$role]} 2>/dev/null || exit 0; sleep 0.1; done; exit 1" &
+        pids+=("$!")
+    done
+    for a in "${pids[@]}"; do wait "$a" || true; done
+    local tmp; tmp=$(mktemp -d)
+    for role in "${LAB_HOSTS[@]}"; do
+        dir=$(lab_remote_dir "$role")
+        lab_pull "$role" "$dir/run/sample/summary.json" "$tmp/$role.json" \
+            || die "sample: no summary from $role: $(lab_ssh "$role" "tail -n 3 $dir/run/sample/log" 2>/dev/null)"
+        lab_pull "$role" "$dir/run/sample/series.jsonl" "$tmp/$role.series" 2>/dev/null || : > "$tmp/$role.series"
+        jq -c --arg r "$role" '{role: $r} + .' "$tmp/$role.series" >> "$tmp/series"
+    done
+    mv "$tmp/series" "$series"
+    local files=()
+    for role in "${LAB_HOSTS[@]}"; do files+=("$tmp/$role.json"); done
+    wait "$snmp_pid" || true
+    lab_snmp_summary "$snmpdir" > "$tmp/snmp.json"
+    rm -rf "$snmpdir"
+    jq -s --slurpfile snmp "$tmp/snmp.json" --argjson roles "$(printf '%s\n' "${LAB_HOSTS[@]}" | jq -R . | jq -s .)" '
+        . as $s | [range(0; length)] as $ix |
+        def pre($r): with_entries(.key = "\($r)/\(.key)");
+        def merge($k): reduce $ix[] as $i ({}; . + ($s[$i][$k] // {}));
+        $s[0] + {
+          backend: "lab", not_sampled: (["router", "switch"] - ($snmp[0].dev | keys)), snmp: $snmp[0].snmp,
+          samples: ([$s[].samples] | min), duration_s: ([$s[].duration_s] | max),
+          late_samples: ([$s[].late_samples] | add), interrupted: ([$s[].interrupted] | any),
+          error: ([$s[].error | select(. != null)] | first // null),
+          namespaces: merge("namespaces"), lost: merge("lost"), qdisc: merge("qdisc"),
+          listen_peak: merge("listen_peak"), tw: merge("tw"), deltas: merge("deltas"),
+          dev: (merge("dev") + $snmp[0].dev),
+          cgroup: ((reduce $ix[] as $i ({}; . + ($s[$i].cgroup | del(.outside))))
+                   + {outside: ([$s[].cgroup.outside // 0] | add)}),
+          cgroup_detail: merge("cgroup_detail"),
+          cpu: (reduce $ix[] as $i ({}; . + ($s[$i].cpu | pre($roles[$i])))),
+          cpu_all: null,
+          stall_max: (reduce $ix[] as $i ({}; . + ($s[$i].stall_max // {} | pre($roles[$i])))),
+          stalls: [$ix[] as $i | $s[$i].stalls[] | . + {host: $roles[$i]}],
+          stalls_dropped: ([$s[].stalls_dropped] | add),
+          probe_cpu_ms: ([$s[].probe_cpu_ms] | add), sampler_cpu_ms: ([$s[].sampler_cpu_ms] | add),
+          probe_wakeups: ([$s[].probe_wakeups] | add)}' "${files[@]}" > "$summary.tmp"
+    mv "$summary.tmp" "$summary"
+    rm -rf "$tmp"
+}
+
+# lab_capture ROLE IFACE SNAPLEN FILE FILTER: tcpdump on the host's test
+# interface (IFACE is the netns name, e.g. eth0: the host's rb_iface is
+# used) until SIGTERM; then the pcap comes back to FILE and tcpdump's
+# messages (its statistics) go to stderr. SIGINT is ignored (capture.sh).
+lab_capture() {
+    local role=$1 snaplen=$3 file=$4 filter=$5 dir iface rpid i
+    lab_is_host "$role" || die "capture: $role is a lab device: capture on a host"
+    dir=$(lab_remote_dir "$role"); iface=$(lab_host "$role" iface)
+    local r="$dir/run/cap-$$"
+    trap '' INT
+    local mtu opts
+    mtu=$(lab_ssh "$role" "cat /sys/class/net/$iface/mtu") || die "capture: cannot read the MTU of $iface on $role"
+    opts=$(capture_tcpdump_args "$snaplen" "$mtu") || die "capture: bad snap length or MTU on $role"
+    rpid=$(lab_ssh "$role" "mkdir -p $dir/run; setsid nice -n $CAPTURE_NICE taskset -c $(lab_host "$role" cpus) tcpdump -i $iface $opts -w $r.pcap $(printf %q "$filter") > $r.log 2>&1 < /dev/null & echo \$!") \
+        || die "capture: cannot start tcpdump on $role"
+    for i in $(seq 100); do
+        lab_ssh "$role" "grep -q '^tcpdump: listening on' $r.log" && break
+        lab_ssh "$role" "kill -0 $rpid 2>/dev/null" || break
+        sleep 0.1
+    done
+    lab_ssh "$role" "cat $r.log" >&2
+    # Until SIGTERM; nothing is asked of the host meanwhile (a tcpdump that
+    # ended early shows at the end: no statistics, an incomplete capture).
+    local stop=0
+    trap 'stop=1' TERM
+    while [ "$stop" = 0 ]; do sleep 1 & wait $! || true; done
+    trap '' TERM
+    # tcpdump is an orphan on the host: once it has exited (a zombie, which
+    # kill -0 still finds until its reaper gets to it) its log is complete.
+    lab_ssh "$role" "kill -TERM $rpid 2>/dev/null; for i in \$(seq 100); do kill -0 $rpid 2>/dev/null || break; [ \"\$(cut -d' ' -f3 /proc/$rpid/stat 2>/dev/null)\" != Z ] || break; sleep 0.1; done; tail -n +2 $r.log" >&2 || true
+    lab_pull "$role" "$r.pcap" "$file" || warn "capture: cannot fetch the pcap from $role"
+    lab_ssh "$role" "rm -f $r.pcap $r.log" || true
+}
+
+# ---------------------------------------------------------------- devices over SNMP
+
+# lab_snmp_devices: the lab's devices sampled over SNMP, one line each,
+# "NAME HOST COMMUNITY": the switch, and the router when the inventory gives
+# it an agent (router rb_snmp_host, rb_snmp_community).
+lab_snmp_devices() {
+    jq -r '"switch \(.switch.snmp_host) \(.switch.community)",
+           (.router | select((.snmp_host // "") != "") | "router \(.snmp_host) \(.community // "public")")' <<<"$LAB_JSON"
+}
+
+# lab_snmp_ports HOST COMMUNITY: every port's IF-MIB counters (ifTable and
+# ifXTable walked, numeric OIDs, no MIBs) as {IFINDEX: {name, in_octets,
+# ...}} (scripts/lib/lab-snmp.jq); non-zero when the agent does not answer.
+lab_snmp_ports() {
+    local base out="" walk
+    for base in 1.3.6.1.2.1.2.2.1 1.3.6.1.2.1.31.1.1.1; do
+        walk=$(snmpbulkwalk -M /nonexistent -m "" -v2c -c "$2" -t 2 -r 1 -Cr25 -On -OQ -Oe "$1" "$base") || return 1
+        out+=$walk$'\n'
+    done
+    jq -R -s -c -L "$RB_TOP/scripts/lib" 'include "lab-snmp"; snmp_ports' <<<"$out"
+}
+
+# lab_snmp_read start|end DIR: every SNMP device's ports into
+# DIR/snmp-PHASE-NAME.json (a device that does not answer: its error in
+# DIR/snmp-PHASE-NAME.err). The end reading waits SNMP_SETTLE_S first: an
+# agent serves its counters from a cache (net-snmp's refreshes every few
+# seconds), so a reading right after the traffic may not hold its end yet.
+lab_snmp_read() {
+    local phase=$1 dir=$2 name host comm
+    [ "$phase" = start ] || sleep "${SNMP_SETTLE_S:-4}"
+    while read -r name host comm; do
+        date +%s.%N | cut -c1-14 > "$dir/snmp-$phase-$name.time"
+        lab_snmp_ports "$host" "$comm" > "$dir/snmp-$phase-$name.json" 2> "$dir/snmp-$phase-$name.err" \
+            && [ -s "$dir/snmp-$phase-$name.json" ] && rm -f "$dir/snmp-$phase-$name.err" \
+            || { echo "no answer from $host" >> "$dir/snmp-$phase-$name.err"; rm -f "$dir/snmp-$phase-$name.json"; }
+    done < <(lab_snmp_devices)
+}
+
+# lab_snmp_summary DIR: what the devices' ports counted between the two
+# readings, for the sampler summary: {dev: {NAME: {port: deltas}},
+# snmp: {NAME: {host, ports, start, end, settle_s} or {host, error}}}.
+lab_snmp_summary() {
+    local dir=$1 name host comm parts=()
+    while read -r name host comm; do
+        if [ -s "$dir/snmp-start-$name.json" ] && [ -s "$dir/snmp-end-$name.json" ]; then
+            parts+=("$(jq -n -c -L "$RB_TOP/scripts/lib" --arg n "$name" --arg h "$host" --arg settle "${SNMP_SETTLE_S:-4}" \
+                --slurpfile a "$dir/snmp-start-$name.json" --slurpfile b "$dir/snmp-end-$name.json" \
+                --arg t0 "$(cat "$dir/snmp-start-$name.time")" --arg t1 "$(cat "$dir/snmp-end-$name.time")" '
+                include "lab-snmp";
+                snmp_dev($a[0]; $b[0]) as $d
+                | {dev: {($n): $d}, snmp: {($n): {host: $h, ports: ($d | length), mib: "IF-MIB ifTable/ifXTable",
+                   start: ($t0 | tonumber), end: ($t1 | tonumber), settle_s: ($settle | tonumber)}}}')")
+        else
+            warn "sample: the $name's SNMP agent ($host) did not answer: its ports are not sampled ($(cat "$dir"/snmp-*-"$name".err 2>/dev/null | head -n 1))"
+            parts+=("$(jq -n -c --arg n "$name" --arg h "$host" --arg e "$(cat "$dir"/snmp-*-"$name".err 2>/dev/null | head -n 1)" \
+                '{dev: {}, snmp: {($n): {host: $h, error: $e}}}')")
+        fi
+    done < <(lab_snmp_devices)
+    printf '%s\n' "${parts[@]+"${parts[@]}"}" | jq -s -c '{dev: (map(.dev) | add // {}), snmp: (map(.snmp) | add // {})}'
+}

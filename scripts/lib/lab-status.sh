@@ -1,0 +1,134 @@
+# lab-status.sh: a real lab's status (JSON and text), where the router's
+# server port can be captured, and its teardown (BACKEND=lab). Sourced by
+# lab.sh.
+
+# ---------------------------------------------------------------- status
+
+# lab_status_json: the netns backend's object (the same keys, so results
+# have the same shape) for the lab, plus backend, inventory and the hosts'
+# facts (kernel, CPUs, NIC, daemon version, SSH call overhead).
+lab_status_json() {
+    tb_load_config
+    local procs=() role up
+    for role in "${SERVER_ROLES[@]}"; do
+        up=false
+        lab_ssh "$role" "$(printf %q "$(lab_remote_dir "$role")/bin/rb-server") status $(printf %q "$(lab_remote_dir "$role")/server")" >/dev/null 2>&1 && up=true
+        procs+=("$(jq -n --arg r "$role" --arg p "$(basename "$(srv "$SERVER" program)")" --argjson up "$up" '{role:$r, process:$p, running:$up}')")
+    done
+    local backlogs="[]" b
+    for role in "${SERVER_ROLES[@]}"; do
+        b=$(lab_ssh "$role" "ss -Hltn 'sport = :53'" 2>/dev/null | awk '{ print $3 }' | sort -u | tr '\n' ' ') || true
+        backlogs=$(jq -c --arg r "$role" --arg b "$b" '. + [{role:$r, measured:($b | split(" ") | map(select(length > 0) | tonumber))}]' <<<"$backlogs")
+    done
+    up=false
+    snmpget -M /nonexistent -m "" -v2c -c "$(jq -r .switch.community <<<"$LAB_JSON")" -t 1 -r 0 -Oqv \
+        "$(jq -r .switch.snmp_host <<<"$LAB_JSON")" 1.3.6.1.2.1.1.3.0 >/dev/null 2>&1 && up=true
+    procs+=("$(jq -n --argjson up "$up" '{role:"switch", process:"snmpd", running:$up}')")
+    local roles
+    roles=$(for role in "${CLIENT_ROLES[@]}" "${SERVER_ROLES[@]}" router-c router-s; do
+        jq -n --arg r "$role" --arg a4 "$(role_addr4 "$role")" --arg a6 "$(role_addr6 "$role")" \
+            --arg b4 "$(player_block4 "$role" 2>/dev/null || true)" --arg b6 "$(player_block6 "$role" 2>/dev/null || true)" \
+            '{role:$r, ipv4:$a4, ipv6:$a6} + (if $b4 != "" then {client_block4:$b4, client_block6:$b6} else {} end)'
+    done | jq -s .)
+    jq -n --arg prefix "$RB_PREFIX" --arg lb "$LB" --arg zones "${ZONES:-}" --arg zonedir "$TB_ZONEDIR" \
+        --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg kind "$SERVER" --arg top "$RB_TOP" \
+        --argjson tc "$SERVER_TCP_CLIENTS" --argjson tt "$SERVER_TCP_TIMEOUT" --argjson sc "$SERVER_WORKERS" \
+        --arg minimal "$MINIMAL_RESPONSES" --argjson edns "${SERVER_EDNS_SIZE:-1232}" --arg twb "${PLAYER_TW_BUCKETS:-default}" \
+        --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg inv "$INVENTORY" \
+        --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --argjson backlogs "$backlogs" \
+        --arg prog "$(srv "$SERVER" program | lab_host_paths server1)" --arg name "$(srv "$SERVER" name)" --argjson backlog "$SERVER_BACKLOG" \
+        --arg build "$NSD_BUILD" --argjson tls "$(tb_tls_json)" \
+        --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" --argjson roles "$roles" '
+        $facts[0] as $f | ($f | map({(.role): .}) | add) as $h |
+        def cpu_names($r): ($lab.hosts[$r].cpus | split(",") | map(if test("-") then (split("-") | map(tonumber) | [range(.[0]; .[1] + 1)]) else [tonumber] end) | add | map("\($r)/cpu\(.)"));
+        {backend:"lab", inventory:$inv,
+         prefix:$prefix, kernel:$h.server1.kernel, cpus:$h.server1.cpus, lb:$lb,
+         lb_note:"the lab router balances \($lab.router.lb) (inventory); rootbench does not configure it",
+         link:null, link_shaping:false,
+         pinning:{servers:$lab.hosts.server1.cpus, clients:$lab.hosts.player1.cpus,
+                  cpu_names:{server:(cpu_names("server1") + cpu_names("server2")),
+                             client:(cpu_names("player1") + cpu_names("player2") + cpu_names("listener"))}},
+         steering:{mode:$steer, rule:"each host'"'"'s own receive path (its NIC and kernel settings; not set by rootbench)"},
+         player_tw_buckets:{setting:$twb, value:null},
+         profile:(if $profile == "" then null else ($profile | ltrimstr($top + "/")) end),
+         cgroups:"\($lab.hosts.server1.cgroup | rtrimstr("/server1"))/ROLE on each host",
+         service:{ipv4:$s4, ipv6:$s6},
+         server:({kind:$kind, name:$name, version:$h.server1.daemon_version, program:$prog,
+                  workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal, udp_answer_max:$edns,
+                  listen_backlog:$backlog, listen_backlog_measured:$backlogs,
+                  # tls.ca_file is on this machine: exec carries it to a player.
+                  tls:$tls,
+                  cpu_budget:{budget:null, period_us:null, quota_us:null, controller:null, longest_pause_bound_us:0,
+                              charged:"no budget: a lab'"'"'s servers run without one"}}
+                 + (if $kind == "nsd" then {build:$build} else {} end)),
+         zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
+         snmp:{router_server_port:{name:"router-s", ifindex:$lab.switch.router_port_ifindex}},
+         roles:$roles, processes:$procs,
+         hosts:$f, router:($lab.router | del(.community)), switch:($lab.switch | del(.community)), allow_ranges:$lab.allow_ranges}'
+}
+
+# ---------------------------------------------------------------- capture points
+
+# lab_router_server_mac: the router's server-side MAC, as server1's
+# neighbour table holds its gateway (rb_gateway4). When it has no entry,
+# one UDP datagram to the gateway's discard port makes the kernel resolve
+# it (ARP happens whatever the router does with the datagram; bash's
+# /dev/udp: Debian's minimal hosts have no ping or arping).
+lab_router_server_mac() {
+    local gw iface mac
+    gw=$(lab_host server1 gateway4); iface=$(lab_host server1 iface)
+    mac=$(lab_ssh server1 "m() { ip -4 neigh show $gw dev $iface | grep -oiE 'lladdr ([0-9a-f]{2}:){5}[0-9a-f]{2}'; }; m && exit 0; bash -c 'echo > /dev/udp/$gw/9' 2>/dev/null; for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.1; m && exit 0; done; exit 1" \
+          | sed -n 's/^lladdr //p' | head -n1 | tr 'A-F' 'a-f') || true
+    [ -n "$mac" ] || die "mac: server1 does not resolve its gateway $gw on $iface (the router's server leg)"
+    echo "$mac"
+}
+
+# lab_capture_points PORT: where the traffic of a switch port can be
+# captured (scripts/testbed capture-points). The lab's switch is a device,
+# so the router's server port (router-s) is captured where its traffic
+# ends: on both servers' test NICs, each keeping the frames to or from its
+# own MAC (a switch floods a frame for an unlearnt MAC to both), server1
+# also the router's broadcasts and multicasts (once, not twice). Their
+# merge holds the port's frames when nothing but the router and the two
+# servers is on that port's VLAN (the assumption stated with it).
+lab_capture_points() {
+    [ "$1" = router-s ] || die "capture-points: only router-s (the router's server port) on a lab"
+    local m1 m2
+    m1=$(jq -r '.[] | select(.role == "server1") | .nic.mac' "$TB_STATE/facts.json")
+    m2=$(jq -r '.[] | select(.role == "server2") | .nic.mac' "$TB_STATE/facts.json")
+    [[ $m1 =~ ^[0-9a-f:]{17}$ && $m2 =~ ^[0-9a-f:]{17}$ ]] || die "capture-points: no NIC MAC of the servers in the facts (scripts/testbed up)"
+    jq -n -c --arg m1 "$m1" --arg m2 "$m2" --arg i1 "$(lab_host server1 iface)" --arg i2 "$(lab_host server2 iface)" '
+        {port: "router-s", backend: "lab",
+         where: "server1 \($i1) and server2 \($i2) (the servers'"'"' test NICs), merged",
+         assumption: "the switch'"'"'s router port carries the two servers'"'"' traffic only: nothing else is on the router'"'"'s server-side port or VLAN",
+         points: [{role: "server1", iface: "eth0", host_iface: $i1, filter: "ether host \($m1) or (ether multicast and not ether src \($m2))"},
+                  {role: "server2", iface: "eth0", host_iface: $i2, filter: "ether host \($m2)"}]}'
+}
+
+# ---------------------------------------------------------------- teardown
+
+# lab_teardown: scripts/lab/teardown.yml on every host (make lab-teardown),
+# the reverse of site.yml; the testbed's state is forgotten first (lab_down).
+# Its recap on stderr; the sum of changed= on stdout's log line.
+lab_teardown() {
+    need_tools ansible-playbook
+    lab_down
+    local log rc=0 changed
+    log=$(mktemp "${TMPDIR:-/tmp}/rb-lab-teardown.XXXXXX")
+    ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_NOCOLOR=1 \
+    ANSIBLE_SSH_ARGS="-o ControlMaster=auto -o ControlPersist=60s" ANSIBLE_PIPELINING=True \
+        ansible-playbook -i "$INVENTORY" "$RB_TOP/scripts/lab/teardown.yml" > "$log" 2>&1 </dev/null || rc=$?
+    sed -n '/^PLAY RECAP/,$p' "$log" >&2
+    [ "$rc" -eq 0 ] || die "teardown: ansible-playbook failed (exit $rc; its output: $log): $(grep -E 'fatal|FAILED|ERROR' "$log" | head -n 3)"
+    changed=$(sed -n '/^PLAY RECAP/,$p' "$log" | grep -o 'changed=[0-9]*' | awk -F= '{ s += $2 } END { print s + 0 }')
+    rm -f "$log"
+    log "lab-teardown: $changed changes (a second run changes nothing); Debian packages stay installed"
+}
+
+# The commands scripts/testbed calls that are a line each on a lab: the
+# status in words, the CPU budget (none on a lab), the SNMP settle time.
+lab_status_text() {
+    lab_status_json | jq -r '"testbed \(.prefix): lab \(.inventory)", "  service address  \(.service.ipv4)  \(.service.ipv6)", "  lab ranges       \(.allow_ranges | join(" "))", "  router           balances \(.router.lb) (\(.router.model))", "  server           \(.server.name) \(.server.version // "?") (\(.server.program))", "  DNS over TLS     \(if .server.tls then "port \(.server.tls.port), name \(.server.tls.name), CA \(.server.tls.ca_file)" else "off (SERVER_TLS=no)" end)", (.hosts[] | "  \(.role | . + "         " | .[0:9]) \(.hostname) kernel \(.kernel), \(.cpus) CPUs, NIC \(.nic.driver // "?") \(.nic.mac), SSH call \(.ssh_call_us.median) us"), (.processes[] | "  \(.role) \(.process): \(if .running then "running" else "NOT RUNNING" end)")'
+}
+lab_cpu_budget_stat() { die "cpu-budget-stat: a lab's servers run without a CPU budget (SERVER_CPU is a namespace testbed setting)"; }
+lab_snmp_settle() { echo "${SNMP_SETTLE_S:-4}"; }
