@@ -115,28 +115,8 @@ lab_sample() {
     wait "$snmp_pid" || true
     lab_snmp_summary "$snmpdir" > "$tmp/snmp.json"
     rm -rf "$snmpdir"
-    jq -s --slurpfile snmp "$tmp/snmp.json" --argjson roles "$(printf '%s\n' "${LAB_HOSTS[@]}" | jq -R . | jq -s .)" '
-        . as $s | [range(0; length)] as $ix |
-        def pre($r): with_entries(.key = "\($r)/\(.key)");
-        def merge($k): reduce $ix[] as $i ({}; . + ($s[$i][$k] // {}));
-        $s[0] + {
-          backend: "lab", not_sampled: (["router", "switch"] - ($snmp[0].dev | keys)), snmp: $snmp[0].snmp,
-          samples: ([$s[].samples] | min), duration_s: ([$s[].duration_s] | max),
-          late_samples: ([$s[].late_samples] | add), interrupted: ([$s[].interrupted] | any),
-          error: ([$s[].error | select(. != null)] | first // null),
-          namespaces: merge("namespaces"), lost: merge("lost"), qdisc: merge("qdisc"),
-          listen_peak: merge("listen_peak"), tw: merge("tw"), deltas: merge("deltas"),
-          dev: (merge("dev") + $snmp[0].dev),
-          cgroup: ((reduce $ix[] as $i ({}; . + ($s[$i].cgroup | del(.outside))))
-                   + {outside: ([$s[].cgroup.outside // 0] | add)}),
-          cgroup_detail: merge("cgroup_detail"),
-          cpu: (reduce $ix[] as $i ({}; . + ($s[$i].cpu | pre($roles[$i])))),
-          cpu_all: null,
-          stall_max: (reduce $ix[] as $i ({}; . + ($s[$i].stall_max // {} | pre($roles[$i])))),
-          stalls: [$ix[] as $i | $s[$i].stalls[] | . + {host: $roles[$i]}],
-          stalls_dropped: ([$s[].stalls_dropped] | add),
-          probe_cpu_ms: ([$s[].probe_cpu_ms] | add), sampler_cpu_ms: ([$s[].sampler_cpu_ms] | add),
-          probe_wakeups: ([$s[].probe_wakeups] | add)}' "${files[@]}" > "$summary.tmp"
+    jq -s -L "$RB_TOP/scripts/lib" --slurpfile snmp "$tmp/snmp.json" --argjson roles "$(printf '%s\n' "${LAB_HOSTS[@]}" | jq -R . | jq -s .)" \
+        'include "lab"; sample_merge($snmp[0]; $roles)' "${files[@]}" > "$summary.tmp"
     mv "$summary.tmp" "$summary"
     rm -rf "$tmp"
 }

@@ -38,33 +38,8 @@ lab_status_json() {
         --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --argjson backlogs "$backlogs" \
         --arg prog "$(srv "$SERVER" program | lab_host_paths server1)" --arg name "$(srv "$SERVER" name)" --argjson backlog "$SERVER_BACKLOG" \
         --arg build "$NSD_BUILD" --argjson tls "$(tb_tls_json)" \
-        --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" --argjson roles "$roles" '
-        $facts[0] as $f | ($f | map({(.role): .}) | add) as $h |
-        def cpu_names($r): ($lab.hosts[$r].cpus | split(",") | map(if test("-") then (split("-") | map(tonumber) | [range(.[0]; .[1] + 1)]) else [tonumber] end) | add | map("\($r)/cpu\(.)"));
-        {backend:"lab", inventory:$inv,
-         prefix:$prefix, kernel:$h.server1.kernel, cpus:$h.server1.cpus, lb:$lb,
-         lb_note:"the lab router balances \($lab.router.lb) (inventory); rootbench does not configure it",
-         link:null, link_shaping:false,
-         pinning:{servers:$lab.hosts.server1.cpus, clients:$lab.hosts.player1.cpus,
-                  cpu_names:{server:(cpu_names("server1") + cpu_names("server2")),
-                             client:(cpu_names("player1") + cpu_names("player2") + cpu_names("listener"))}},
-         steering:{mode:$steer, rule:"each host'"'"'s own receive path (its NIC and kernel settings; not set by rootbench)"},
-         player_tw_buckets:{setting:$twb, value:null},
-         profile:(if $profile == "" then null else ($profile | ltrimstr($top + "/")) end),
-         cgroups:"\($lab.hosts.server1.cgroup | rtrimstr("/server1"))/ROLE on each host",
-         service:{ipv4:$s4, ipv6:$s6},
-         server:({kind:$kind, name:$name, version:$h.server1.daemon_version, program:$prog,
-                  workers:$sc, tcp_clients:$tc, tcp_timeout_s:$tt, minimal_responses:$minimal, udp_answer_max:$edns,
-                  listen_backlog:$backlog, listen_backlog_measured:$backlogs,
-                  # tls.ca_file is on this machine: exec carries it to a player.
-                  tls:$tls,
-                  cpu_budget:{budget:null, period_us:null, quota_us:null, controller:null, longest_pause_bound_us:0,
-                              charged:"no budget: a lab'"'"'s servers run without one"}}
-                 + (if $kind == "nsd" then {build:$build} else {} end)),
-         zones:{variant:(if $zones == "" then null else $zones end), dir:$zonedir},
-         snmp:{router_server_port:{name:"router-s", ifindex:$lab.switch.router_port_ifindex}},
-         roles:$roles, processes:$procs,
-         hosts:$f, router:($lab.router | del(.community)), switch:($lab.switch | del(.community)), allow_ranges:$lab.allow_ranges}'
+        --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" --argjson roles "$roles" -L "$RB_TOP/scripts/lib" \
+        'include "lab"; lab_status($ARGS.named)'
 }
 
 # ---------------------------------------------------------------- capture points

@@ -28,41 +28,7 @@ LAB_STATE_ROOT=${RB_STATE_ROOT:-/run/rootbench}
 # lab_inventory_normalise: `ansible-inventory --list` (stdin) as the lab's
 # description (stdout), or the first thing missing from it (stderr, exit 1).
 lab_inventory_normalise() {
-    jq -c --arg inv "$1" --arg sha "$2" '
-      ._meta.hostvars as $hv |
-      def hostsof($g): (.[$g].hosts // []);
-      def need($h; $k): ($hv[$h][$k] // error("inventory \($inv): host \($h) has no \($k)"));
-      def str: tostring;
-      (hostsof("players") + hostsof("listeners") + hostsof("servers")) as $managed |
-      (["player1","player2","listener","server1","server2"] - $managed) as $missing |
-      if ($missing | length) > 0 then error("inventory \($inv): no host \($missing | join(", ")) (groups players: player1 player2, listeners: listener, servers: server1 server2)") else . end |
-      ($hv["router"] // error("inventory \($inv): no router (group devices, host router)")) as $r |
-      ($hv["switch"] // error("inventory \($inv): no switch (group devices, host switch)")) as $s |
-      ($hv["player1"]) as $any |
-      {inventory: $inv, sha: $sha,
-       service4: ($any.rb_service4 // error("inventory \($inv): no rb_service4 (the service address)")),
-       service6: ($any.rb_service6 // error("inventory \($inv): no rb_service6")),
-       allow_ranges: ($any.rb_allow_ranges // error("inventory \($inv): no rb_allow_ranges (the address ranges the lab declares as its own)")
-                      | if type == "array" then . else [.] end | map(str)),
-       server: ($any.rb_server // "nsd"), zones: ($any.rb_zones // ""),
-       router: {lb: ($r.rb_lb // "l3"), addr4_client: need("router"; "rb_addr4_client"), addr6_client: need("router"; "rb_addr6_client"),
-                addr4_server: need("router"; "rb_addr4_server"), addr6_server: need("router"; "rb_addr6_server"),
-                mac_client: need("router"; "rb_mac_client"), model: ($r.rb_model // "not described"),
-                snmp_host: ($r.rb_snmp_host // null), community: ($r.rb_snmp_community // "public")},
-       switch: {snmp_host: need("switch"; "rb_snmp_host"), community: ($s.rb_snmp_community // "public"),
-                router_port_ifindex: need("switch"; "rb_router_port_ifindex"), model: ($s.rb_model // "not described")},
-       hosts: ([$managed[] | . as $h | {key: $h, value: {
-           host: ($hv[$h].ansible_host // $h), port: ($hv[$h].ansible_port // 22 | str),
-           user: ($hv[$h].ansible_user // "root"), key: ($hv[$h].ansible_ssh_private_key_file // ""),
-           ssh_args: ($hv[$h].ansible_ssh_common_args // ""),
-           dir: ($hv[$h].rb_dir // "/opt/rootbench"), iface: need($h; "rb_iface"),
-           addr4: need($h; "rb_addr4"), addr6: need($h; "rb_addr6"),
-           gateway4: need($h; "rb_gateway4"), gateway6: need($h; "rb_gateway6"),
-           cpus: (need($h; "rb_cpus") | str),
-           block4: ($hv[$h].rb_block4 // ""), block6: ($hv[$h].rb_block6 // ""),
-           cgroup: (($hv[$h].rb_cgroup_root // "/sys/fs/cgroup/rootbench-lab")
-                    | if test("^/sys/fs/cgroup/[A-Za-z0-9._/-]+$") then . else error("inventory \($inv): rb_cgroup_root \(.) is not a directory under /sys/fs/cgroup") end
-                    | . + "/" + $h)}}] | from_entries)}'
+    jq -c -L "$RB_TOP/scripts/lib" --arg inv "$1" --arg sha "$2" 'include "lab"; inventory_normalise($inv; $sha)'
 }
 
 # lab_topology_load: read INVENTORY and define the address plan from it.
