@@ -75,26 +75,5 @@ query_source() {
 # out", "end of file"). Queries with no outcome at all (dig killed or
 # crashed) count as "missing".
 classify_dig_output() {
-    awk -v m="$1" '
-    function cause_of(s) {
-        if (s ~ /refused/) return "refused"
-        if (s ~ /reset/) return "reset"
-        if (s ~ /timed out/) return "timeout"
-        if (s ~ /end of file/) return "eof"
-        return "other"
-    }
-    /->>HEADER<<-/ { n++; if ($0 ~ /status: NOERROR,/) ok++; else f["rcode"]++; next }
-    /TXT[ \t]+"server1"/ { s1++; next }
-    /TXT[ \t]+"server2"/ { s2++; next }
-    /no servers could be reached/ {
-        n++
-        if (cause == "") cause = cause_of($0)
-        f[cause]++; cause = ""; next
-    }
-    /^;; (communications error|Connection to .* failed|connection timed out)/ { cause = cause_of($0); next }
-    END {
-        miss = m - n; if (miss < 0) miss = 0
-        printf "%d %d %d %d %d %d %d %d %d %d\n", ok, f["refused"], f["reset"], f["timeout"],
-            f["eof"], f["rcode"], f["other"], miss, s1, s2
-    }'
+    awk -v m="$1" -f "$RB_TOP/scripts/lb/dig-outcomes.awk"
 }
