@@ -40,25 +40,7 @@ rcodes_equal() {
 # pcap_frames_hex PCAP: one line of hex per frame of a classic pcap file
 # (little-endian, as text2pcap -F pcap writes it).
 pcap_frames_hex() {
-    od -An -tx1 -v "$1" | tr -s ' \n' '  ' | awk '
-    function hex(s,   v, k) {
-        v = 0
-        for (k = 1; k <= length(s); k++)
-            v = v * 16 + index("0123456789abcdef", substr(s, k, 1)) - 1
-        return v
-    }
-    {
-        n = split($0, b, " ")
-        i = 25
-        while (i + 16 <= n) {
-            len = hex(b[i+11] b[i+10] b[i+9] b[i+8])
-            i += 16
-            line = ""
-            for (k = 0; k < len && i + k <= n; k++) line = line b[i+k]
-            print line
-            i += len
-        }
-    }'
+    od -An -tx1 -v "$1" | tr -s ' \n' '  ' | awk -f "$RB_TOP/scripts/lib/pcap-frames-hex.awk"
 }
 
 # quiet CMD...: run CMD, showing its output only when it fails (text2pcap

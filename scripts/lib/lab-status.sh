@@ -24,12 +24,6 @@ lab_status_json() {
     snmpget -M /nonexistent -m "" -v2c -c "$(jq -r .switch.community <<<"$LAB_JSON")" -t 1 -r 0 -Oqv \
         "$(jq -r .switch.snmp_host <<<"$LAB_JSON")" 1.3.6.1.2.1.1.3.0 >/dev/null 2>&1 && up=true
     procs+=("$(jq -n --argjson up "$up" '{role:"switch", process:"snmpd", running:$up}')")
-    local roles
-    roles=$(for role in "${CLIENT_ROLES[@]}" "${SERVER_ROLES[@]}" router-c router-s; do
-        jq -n --arg r "$role" --arg a4 "$(role_addr4 "$role")" --arg a6 "$(role_addr6 "$role")" \
-            --arg b4 "$(player_block4 "$role" 2>/dev/null || true)" --arg b6 "$(player_block6 "$role" 2>/dev/null || true)" \
-            '{role:$r, ipv4:$a4, ipv6:$a6} + (if $b4 != "" then {client_block4:$b4, client_block6:$b6} else {} end)'
-    done | jq -s .)
     jq -n --arg prefix "$RB_PREFIX" --arg lb "$LB" --arg zones "${ZONES:-}" --arg zonedir "$TB_ZONEDIR" \
         --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg kind "$SERVER" --arg top "$RB_TOP" \
         --argjson tc "$SERVER_TCP_CLIENTS" --argjson tt "$SERVER_TCP_TIMEOUT" --argjson sc "$SERVER_WORKERS" \
@@ -38,7 +32,7 @@ lab_status_json() {
         --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --argjson backlogs "$backlogs" \
         --arg prog "$(srv "$SERVER" program | lab_host_paths server1)" --arg name "$(srv "$SERVER" name)" --argjson backlog "$SERVER_BACKLOG" \
         --arg build "$NSD_BUILD" --argjson tls "$(tb_tls_json)" \
-        --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" --argjson roles "$roles" -L "$RB_TOP/scripts/lib" \
+        --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" --arg rtsv "$(tb_roles_tsv)" -L "$RB_TOP/scripts/lib" \
         'include "lab"; lab_status($ARGS.named)'
 }
 

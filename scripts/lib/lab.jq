@@ -2,6 +2,8 @@
 # read into the lab's description, the per-host sampler summaries merged
 # into one, and the lab's status --json. Pure: the shell passes the facts.
 
+include "testbed-status";
+
 # inventory_normalise($inv; $sha): `ansible-inventory --list` (input) as
 # the lab's description, or an error naming the first thing missing.
 def inventory_normalise($inv; $sha):
@@ -94,5 +96,5 @@ def lab_status($a):
            + (if $a.kind == "nsd" then {build:$a.build} else {} end)),
    zones:{variant:(if $a.zones == "" then null else $a.zones end), dir:$a.zonedir},
    snmp:{router_server_port:{name:"router-s", ifindex:$a.lab.switch.router_port_ifindex}},
-   roles:$a.roles, processes:$a.procs,
+   roles:($a.rtsv | roles_from_tsv), processes:$a.procs,
    hosts:$f, router:($a.lab.router | del(.community)), switch:($a.lab.switch | del(.community)), allow_ranges:$a.lab.allow_ranges};

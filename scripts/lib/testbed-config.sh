@@ -294,3 +294,13 @@ tb_tls_json() {
     jq -n -c --argjson port "$TB_TLS_PORT" --arg dir "$TB_TLS_DIR" --arg name "$TLS_SERVICE_NAME" \
         '{port:$port, ca_file:($dir + "/ca.pem"), name:$name, certificate:($dir + "/server.pem")}'
 }
+
+# tb_roles_tsv: a line per role: role, IPv4, IPv6, client block v4, v6
+# (the last two empty but for players).
+tb_roles_tsv() {
+    local role
+    for role in "${CLIENT_ROLES[@]}" "${SERVER_ROLES[@]}" router-c router-s; do
+        printf '%s\t%s\t%s\t%s\t%s\n' "$role" "$(role_addr4 "$role")" "$(role_addr6 "$role")" \
+            "$(player_block4 "$role" 2>/dev/null || true)" "$(player_block6 "$role" 2>/dev/null || true)"
+    done
+}
