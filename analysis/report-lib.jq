@@ -193,3 +193,27 @@ def settings_table($doc; $file; $lab):
         + "<td>\(setting_value($doc; $file; ["settings", $k]; $lab))</td></tr>"] | join(""))
     + "</table>"
   end;
+
+# ok($e): the experiment ran and finished (interrupted results are partial:
+# they are shown in their section, not summarised here).
+def ok($e): ($e.summary.status // null) == "ok";
+
+# limit_owner($s; $f; $path): "the servers' own limit" when the verdict
+# at $path blames the server, else says the rig set it.
+def limit_owner($s; $f; $path):
+  ($s | getpath($path)) as $v
+  | if ($v | type) != "object" then ""
+    elif $v.caused_by == "server" then " This is the servers' own limit."
+    else " This limit is the test rig's (" + val($s; $f; $path + ["caused_by"]) + "), not the servers' capacity." end;
+
+# per_cpu_sentence($s; $f): the ceiling per CPU of the server, when the
+# summary has one (the server limited, its receive path on its CPU), with
+# the daemons' budget: a budgeted rate is never the unbudgeted server's.
+def per_cpu_sentence($s; $f):
+  if ($s.per_cpu.qps_per_cpu | type) == "number" then
+    " Per CPU of the server that is " + val($s; $f; ["per_cpu","qps_per_cpu"]; 0; null)
+    + " answers/s (the ceiling over the server CPU's " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null) + " % busy"
+    + (if ($s.per_cpu.budget | type) == "number"
+       then ", the daemons limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; a whole CPU's figure is this projection, not a measurement)."
+       else ")." end)
+  else "" end;

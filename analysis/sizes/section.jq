@@ -1,0 +1,68 @@
+# section.jq -- response sizes: its section of the report and its Findings
+# sentences (analysis/report.jq and analysis/findings.jq include this file;
+# every value is tagged for analysis/report-check).
+
+include "report-lib";
+
+# sizes: .variants as an object {name: {...}} or an array [{name|variant: ...}].
+def size_variants($s):
+  if ($s.variants | type) == "object" then [$s.variants | to_entries[] | {name: .key, path: ["variants", .key]}]
+  elif ($s.variants | type) == "array" then [$s.variants | to_entries[] | {name: (.value.name // .value.variant // (.key | tostring)), path: ["variants", .key]}]
+  else [] end;
+
+def paper_size_key($name):
+  if ($name | test("unsigned")) then "unsigned"
+  elif ($name | test("300")) then "signed_300k"
+  elif ($name | test("signed")) then "signed"
+  else null end;
+
+def sizes_section($b):
+  $b.exps.sizes as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | "<section id=\"sizes\"><h2>Response sizes, unsigned and signed \(status_badge($e))</h2>"
+  + "<p><b>What is measured.</b> The same query set is sent slowly (so every query is answered) once to servers with the unsigned root zone and once with a DNSSEC-signed one. The switch's SNMP octet counters on the router's server-side port give the bytes on the wire in both directions; divided by the number of queries they give bytes per query. The growth of the answers is what signing costs in bandwidth. The paper (\(val($p; "paper.json"; ["sizes","section"]))) found less growth than expected, because many queries, especially those answered NXDOMAIN, do not ask for DNSSEC records (no OPT record or DO bit clear), so their answers do not grow; the tables of response codes, DO/OPT shares and advertised EDNS sizes test that explanation on this run's query set.</p>"
+  + status_text($e; "the sizes experiment")
+  + if $s == null then "</section>" else
+      ( [size_variants($s)[] | . as $v | paper_size_key($v.name) as $k
+          | "<h4>Variant <code class=\"meta\">\($v.name | esc)</code></h4>" + cmp_head(val($p; "paper.json"; ["sizes","section"]))
+          + cmp_row("queries"; $s; $f; $v.path + ["queries"]; null; null; $p; (if $k then ["sizes","tests",$k,"queries"] else null end); null)
+          + cmp_row("bytes in (queries, SNMP)"; $s; $f; $v.path + ["bytes_in"]; null; null; $p; (if $k then ["sizes","tests",$k,"bytes_in"] else null end); null)
+          + cmp_row("bytes out (answers, SNMP)"; $s; $f; $v.path + ["bytes_out"]; null; null; $p; (if $k then ["sizes","tests",$k,"bytes_out"] else null end); null)
+          + cmp_row("bytes per query in"; $s; $f; $v.path + ["bytes_per_query_in"]; 1; null; $p; (if $k then ["sizes","tests",$k,"bytes_per_query_in"] else null end); null)
+          + cmp_row("bytes per query out"; $s; $f; $v.path + ["bytes_per_query_out"]; 1; null; $p; (if $k then ["sizes","tests",$k,"bytes_per_query_out"] else null end); null)
+          + (if $k != null and $k != "unsigned" then cmp_row("growth of answers vs unsigned, %"; $s; $f; $v.path + ["growth_vs_unsigned"]; 1; 100; $p; ["sizes","growth_vs_unsigned"]; null) else "" end)
+          + "</table>"] | if length == 0 then "<p>Per-variant bytes: \(nm)</p>" else join("") end )
+      + figures($e)
+      + "<h4>This run's tables</h4>" + tables($e; [])
+      + "<h4>The paper's tables</h4><div class=\"pair\">"
+      + "<table class=\"csv\"><caption>\(val($p; "paper.json"; ["sizes","rcodes","section"]))</caption><tr><th>rcode</th><th></th><th>unsigned</th><th>share</th><th>signed</th><th>share</th></tr>"
+      + ([$p.sizes.rcodes.rows | to_entries[] | .key as $i | ["sizes","rcodes","rows",$i] as $q
+          | "<tr><td>\(val($p; "paper.json"; $q + ["code"]))</td><td>\(val($p; "paper.json"; $q + ["name"]))</td><td>\(val($p; "paper.json"; $q + ["unsigned"]))</td><td>\(if .value.unsigned_share then val($p; "paper.json"; $q + ["unsigned_share"]; 1; 100) + "%" else "" end)</td><td>\(val($p; "paper.json"; $q + ["signed"]))</td><td>\(if .value.signed_share then val($p; "paper.json"; $q + ["signed_share"]; 1; 100) + "%" else "" end)</td></tr>"] | join(""))
+      + "<tr><th colspan=\"2\">total</th><td>\(val($p; "paper.json"; ["sizes","rcodes","total","unsigned"]))</td><td></td><td>\(val($p; "paper.json"; ["sizes","rcodes","total","signed"]))</td><td></td></tr></table>"
+      + "<table class=\"csv\"><caption>\(val($p; "paper.json"; ["sizes","no_dnssec","section"]))</caption>"
+      + "<tr><td>NXDOMAIN</td><td>\(val($p; "paper.json"; ["sizes","no_dnssec","nxdomain"]; 0; 100))%</td></tr>"
+      + "<tr><td>NOERROR</td><td>\(val($p; "paper.json"; ["sizes","no_dnssec","noerror"]; 0; 100))%</td></tr>"
+      + "<tr><td>overall</td><td>\(val($p; "paper.json"; ["sizes","no_dnssec","overall"]; 0; 100))%</td></tr></table>"
+      + "<table class=\"csv\"><caption>\(val($p; "paper.json"; ["sizes","edns_sizes","section"]))</caption><tr><th>EDNS size</th><th>count</th><th>share</th></tr>"
+      + ([$p.sizes.edns_sizes.rows | to_entries[] | .key as $i | ["sizes","edns_sizes","rows",$i] as $q
+          | "<tr><td>\(val($p; "paper.json"; $q + ["size"]))</td><td>\(val($p; "paper.json"; $q + ["count"]))</td><td>\(if .value.share then val($p; "paper.json"; $q + ["share"]; 0; 100) + "%" else "" end)</td></tr>"] | join(""))
+      + "</table></div>"
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + values_table($s; $f; ["testbed","settings"])
+      + "</section>"
+    end;
+
+# Sizes: the paper's signing against unsigned, then every other variant,
+# in one sentence.
+def finding_sizes($b):
+  $b.exps.sizes as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | if ok($e) and ($s.variants.unsigned.bytes_per_query_out | type) == "number"
+       and ($s.variants.signed.bytes_per_query_out | type) == "number" then
+      ([$s.variants | to_entries[] | select(.key != "unsigned" and .key != "signed" and (.value.growth_vs_unsigned | type) == "number")
+        | val($s; $f; ["variants",.key,"zone_variant"]) + " +" + val($s; $f; ["variants",.key,"growth_vs_unsigned"]; 1; 100) + " %"]) as $others
+      | ["Signing the zone as the paper did"
+         + (if $s.variants.signed.zone_variant then " (" + val($s; $f; ["variants","signed","zone_variant"]) + ")" else "" end)
+         + " raised the bytes sent per query from " + val($s; $f; ["variants","unsigned","bytes_per_query_out"]; 1; null)
+         + " to " + val($s; $f; ["variants","signed","bytes_per_query_out"]; 1; null)
+         + " (+" + val($s; $f; ["variants","signed","growth_vs_unsigned"]; 1; 100) + " %; the paper: +"
+         + val($p; "paper.json"; ["sizes","growth_vs_unsigned"]; 0; 100) + " %), so a link carries that many fewer answers per second"
+         + (if ($others | length) > 0 then "; other signings: " + ($others | join(", ")) else "" end) + "."]
+    else [] end;

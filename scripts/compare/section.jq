@@ -1,0 +1,68 @@
+# section.jq -- the servers compared: its section of the report and its Findings
+# sentences (analysis/report.jq and analysis/findings.jq include this file;
+# every value is tagged for analysis/report-check).
+
+include "report-lib";
+
+# compare (make compare-servers): the servers side by side, each value from
+# compare/summary.json, which copies it from that server's own summary.
+def compare_section($b):
+  $b.exps.compare as $e | $e.summary as $s | $e.file as $f
+  | if $e.dir_exists | not then "" else
+    "<section id=\"compare\"><h2>Servers compared \(status_badge($e))</h2>"
+    + "<p><b>What is measured.</b> The same experiments against each server software in turn, on the same testbed, zones and traces: the UDP ceiling on an unshaped link, bytes per query on the unsigned and the paper's signed zone (from the switch's SNMP counters), and the TCP sweep 1p1s with the verdict on its knee; the servers take turns, repetition by repetition. A knee the verdict does not attribute to the server is the rig's, not the server's capacity. The servers' settings side by side, and what each adds to an answer: docs/servers.md. Each server's full report: "
+    + ([$s.servers // [] | to_entries[] | .key as $i | .value as $row | "\(val($s; $f; ["servers", $i, "name"])) " + ([range(1; $row.repetitions + 1) | "<a href=\"servers/\($row.server | esc)/r\(.)/report.html\">r\(.)</a>"] | join(" "))] | join(" · ")) + ".</p>"
+    + status_text($e; "the comparison of servers")
+    + (if $s == null then "" else
+        "<p>Each figure is the median over the repetitions, with the lowest and the highest beside it; a figure that moved more than 5 % from its median is marked <b>moved &gt;5 %</b>, not averaged away.</p>"
+        + "<table class=\"cmp\"><tr><th>server</th><th>version</th><th>listen backlog</th><th>minimal responses</th><th>repetitions</th><th>UDP ceiling unshaped (answers/s)</th><th>UDP ceiling's range, sent q/s (lowest held, highest first failure)</th><th>TCP knee, 0.1 % failed (conn/s)</th><th>bytes per query out, unsigned</th><th>signed</th><th>growth</th><th>server CPU budget</th><th>UDP answers/s per CPU (projection)</th><th>TCP conn/s per CPU (projection)</th></tr>"
+        + ([$s.servers | to_entries[] | .key as $i
+            | def fig($path; $round): ($s | getpath(["servers",$i] + $path)) as $v
+                | if ($v.n // 0) == 0 then nm
+                  else "\(val($s; $f; ["servers",$i] + $path + ["median"]; $round; null)) <small>(\(val($s; $f; ["servers",$i] + $path + ["min"]; $round; null))&ndash;\(val($s; $f; ["servers",$i] + $path + ["max"]; $round; null)), n = \(val($s; $f; ["servers",$i] + $path + ["n"])))</small>"
+                       + (if $v.flagged then " <b>moved &gt;5 %</b>" else "" end) end;
+            "<tr><th>\(val($s; $f; ["servers",$i,"name"]))</th><td>\(val($s; $f; ["servers",$i,"version"]))</td>"
+              + "<td>\(val($s; $f; ["servers",$i,"listen_backlog"]))</td><td>\(val($s; $f; ["servers",$i,"minimal_responses"]))</td>"
+              + "<td>\(val($s; $f; ["servers",$i,"repetitions"]))</td>"
+              + "<td>\(fig(["udp","ceiling_qps"]; null))</td>"
+              + "<td>\(if ($s.servers[$i].udp.ceiling_low_qps.n // 0) > 0 and ($s.servers[$i].udp.ceiling_high_qps.n // 0) > 0 then val($s; $f; ["servers",$i,"udp","ceiling_low_qps","min"]; 0; null) + "&ndash;" + val($s; $f; ["servers",$i,"udp","ceiling_high_qps","max"]; 0; null) else nm end)</td>"
+              + "<td>\(fig(["tcp","knee_0_1pct"]; null))</td>"
+              + "<td>\(fig(["sizes","bytes_per_query_out_unsigned"]; null))</td>"
+              + "<td>\(fig(["sizes","bytes_per_query_out_signed"]; null))</td>"
+              + "<td>\(fig(["sizes","growth_vs_unsigned"]; 3))</td>"
+              + "<td>\(val($s; $f; ["servers",$i,"cpu_budget"]))</td>"
+              + "<td>\(fig(["udp","qps_per_cpu"]; null))</td>"
+              + "<td>\(fig(["tcp","conn_per_cpu"]; null))</td></tr>"] | join(""))
+        + "</table>"
+        + "<h3>TCP verdicts</h3><p>Where each server's TCP sweep lost its first work, per repetition. Only a knee the verdict gives to the server is the server's capacity; a knee of the rig (the generator, a stall from outside, the players) says what this machine could measure, not what the server can do.</p><ul>"
+        + ([$s.servers | to_entries[] | .key as $i | .value.tcp.verdicts | to_entries[] | .key as $j
+            | "<li>\(val($s; $f; ["servers",$i,"name"])), repetition \($j + 1): \(val($s; $f; ["servers",$i,"tcp","verdicts",$j])) (server's capacity: \(val($s; $f; ["servers",$i,"tcp","server_capacity",$j])))</li>"] | join(""))
+        + "</ul>"
+        + "<p>Status of each server's experiments, per repetition: " + ([$s.servers | to_entries[] | .key as $i
+            | "\(val($s; $f; ["servers",$i,"name"])): UDP \([.value.udp.statuses | to_entries[] | val($s; $f; ["servers",$i,"udp","statuses",.key])] | join("/")), sizes \([.value.sizes.statuses | to_entries[] | val($s; $f; ["servers",$i,"sizes","statuses",.key])] | join("/")), TCP \([.value.tcp.statuses | to_entries[] | val($s; $f; ["servers",$i,"tcp","statuses",.key])] | join("/"))"] | join("; ")) + ".</p>"
+        + "<h3>Tables</h3><p>The answer codes and answer sizes of each server's sizes run, copied from its results: differences in bytes per query come from what each server puts in an answer's authority and additional sections (docs/servers.md).</p>"
+        + tables($e; [])
+        + values_table($s; $f; ["schema","experiment"])
+      end)
+    + "</section>"
+  end;
+
+# Servers compared: each server's median UDP ceiling, TCP knee (and
+# whether it is the server's) and signed bytes per query.
+def finding_compare($b):
+  $b.exps.compare as $e | $e.summary as $s | $e.file as $f
+  | def each(what): [$s.servers | to_entries[] | .key as $i | val($s; $f; ["servers",$i,"name"]) + " " + ($i | what)] | join(", ");
+  if ($s.servers | type) == "array" and ($s.servers | length) > 0 then
+      ["Servers compared on the same testbed (repetitions: " + each(val($s; $f; ["servers",.,"repetitions"]))
+       + "), median UDP ceiling: "
+       + each(val($s; $f; ["servers",.,"udp","ceiling_qps","median"]; 0; null)) + " queries/s.",
+       "Median TCP rate where 0.1 % of connections first failed: "
+       + each(. as $i | if ($s.servers[$i].tcp.knee_0_1pct.median | type) == "number" then
+                val($s; $f; ["servers",$i,"tcp","knee_0_1pct","median"]; 0; null) + " connections/s"
+                + (if $s.servers[$i].tcp.server_capacity | any(. == true) then " (the server's capacity)" else " (not shown to be the server's capacity)" end)
+              else "none (" + val($s; $f; ["servers",$i,"tcp","verdicts",0]) + ")" end)
+       + ".",
+       "Median bytes per query out, unsigned and signed: "
+       + each(val($s; $f; ["servers",.,"sizes","bytes_per_query_out_unsigned","median"]; 1; null) + " and "
+              + val($s; $f; ["servers",.,"sizes","bytes_per_query_out_signed","median"]; 1; null)) + "."]
+    else [] end;

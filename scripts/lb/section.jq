@@ -1,0 +1,44 @@
+# section.jq -- TCP load-balancer stickiness: its section of the report and its Findings
+# sentences (analysis/report.jq and analysis/findings.jq include this file;
+# every value is tagged for analysis/report-check).
+
+include "report-lib";
+
+def lb_section($b):
+  $b.exps.lb as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | "<section id=\"lb\"><h2>TCP load-balancer stickiness \(status_badge($e))</h2>"
+  + "<p><b>What is measured.</b> DNS over TCP needs every packet of a connection to reach the same server; a balancer that splits a connection breaks it. Many client source addresses each make TCP queries; both servers record which sources reached them. The verdict is <em>pass</em> only when every query succeeded, no source reached both servers (overlap) and no connection was split. The paper (\(val($p; "paper.json"; ["lb","section"]))) found both routers sticky and the sources shared about evenly between the two servers. A per-packet balancer, which must fail this check, is its negative control.</p>"
+  + status_text($e; "the load-balancer check")
+  + if $s == null then "</section>" else
+      cmp_head(val($p; "paper.json"; ["lb","section"]))
+      + "<tr><th>verdict</th><td>\(val($s; $f; ["verdict"]))</td><td></td><td></td><td></td></tr>"
+      + cmp_row("client source addresses"; $s; $f; ["sources"]; null; null; $p; ["lb","sources"]; null)
+      + cmp_row("TCP queries"; $s; $f; ["queries"]; null; null; $p; null; null)
+      # rootbench.lb/1 holds these as objects ({total, refused, ...},
+      # {count, sample}): the figure is their total or count
+      + cmp_row("failed queries"; $s; $f; ["failed"] | in_object($s; "total"); null; null; $p; ["lb","failed"]; null)
+      + cmp_row("sources seen by both servers (overlap)"; $s; $f; ["overlap_sources"] | in_object($s; "count"); null; null; $p; ["lb","overlap_sources"]; null)
+      + cmp_row("connections split across servers"; $s; $f; ["split_connections"] | in_object($s; "count"); null; null; $p; ["lb","split_connections"]; null)
+      + ( if ($s.per_server | type) == "object" then
+            [$s.per_server | keys[] as $k
+             | cmp_row("sources on \($k) (paper: Juniper)"; $s; $f; ["per_server",$k] + (if ($s.per_server[$k] | type) == "object" then ["sources"] else [] end); null; null; $p; ["lb","per_server","juniper",$k]; null)
+             + cmp_row("sources on \($k) (paper: Cisco)"; $s; $f; ["per_server",$k] + (if ($s.per_server[$k] | type) == "object" then ["sources"] else [] end); null; null; $p; ["lb","per_server","cisco",$k]; null)] | join("")
+          else "" end )
+      + "</table>"
+      + figures($e) + tables($e; [])
+      + (if $e.texts | length > 0 then ([$e.texts[] | "<p>Text report: <a href=\"\(esc)\"><code>\(esc)</code></a></p>"] | join("")) else "" end)
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + values_table($s; $f; ["testbed","settings"])
+      + "</section>"
+    end;
+
+# LB: the stickiness verdict and the three figures that decide it.
+def finding_lb($b):
+  $b.exps.lb as $e | $e.summary as $s | $e.file as $f
+  | if ok($e) and ($s.verdict // null) != null then
+      ["The load balancer's stickiness check gave " + val($s; $f; ["verdict"])
+       + (if ($s.verdict | ascii_downcase) == "pass" then "" else " (every TCP connection must stay on one server: DNS over TCP breaks through this balancer)" end)
+       + ": of " + val($s; $f; ["sources"]) + " client sources, "
+       + val($s; $f; ["overlap_sources"] | in_object($s; "count")) + " reached both servers, "
+       + val($s; $f; ["split_connections"] | in_object($s; "count")) + " TCP connections were split across servers and "
+       + val($s; $f; ["failed"] | in_object($s; "total")) + " queries failed."]
+    else [] end;

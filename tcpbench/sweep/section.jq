@@ -1,0 +1,134 @@
+# section.jq -- TCP capacity and the TCP limits: its section of the report and its Findings
+# sentences (analysis/report.jq and analysis/findings.jq include this file;
+# every value is tagged for analysis/report-check).
+
+include "report-lib";
+
+# tcp_per_cpu: the knee per CPU of the server under a CPU budget (rules.jq
+# per_cpu), with what it rests on, or why there is none.
+def tcp_per_cpu($s; $f):
+  if ($s.per_cpu.conn_per_cpu | type) == "number" then
+    "<p><b>Per CPU of the server.</b> " + val($s; $f; ["per_cpu","conn_per_cpu"]; 0; null)
+    + " connections/s per CPU: the handled rate, " + val($s; $f; ["per_cpu","handled_rate"]; 0; null)
+    + "/s at " + val($s; $f; ["per_cpu","at_rate"]; 0; null) + "/s offered (the knee: " + val($s; $f; ["per_cpu","knee_rate"]; 0; null)
+    + "/s), over the server CPU's busy share while the load ran, " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null)
+    + " % (the daemon and its kernel work)"
+    + (if ($s.per_cpu.budget | type) == "number" then "; the daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each and used "
+         + val($s; $f; ["per_cpu","daemon_cpu_pct"]; 1; null) + " % of a CPU; a whole CPU's figure is this projection, not a measurement" else "" end)
+    + ". The generator's CPU was " + val($s; $f; ["per_cpu","client_cpu_busy_pct"]; 1; null) + " % busy there"
+    + (if $s.per_cpu.generator_headroom_ok == false then " (<b class=\"err\">less than 30 % headroom: the rig was near its own limit</b>)" else "" end)
+    + "."
+    + (if ($s.per_cpu.demand_per_cpu | type) == "number" then
+         " Cross-check (utilisation law, below the knee): " + val($s; $f; ["per_cpu","demand_us"]; 1; null)
+         + " µs of server CPU per connection, " + val($s; $f; ["per_cpu","demand_per_cpu"]; 0; null)
+         + " connections/s per CPU; measured / that: " + val($s; $f; ["per_cpu","demand_ratio"]) + "."
+       else "" end)
+    + "</p>"
+  elif ($s.per_cpu.budget | type) == "number" then
+    "<p><b>Per CPU of the server.</b> The daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; no per-CPU figure: " + val($s; $f; ["per_cpu","rule"]) + ".</p>"
+  else "" end;
+
+# tcp_verdict: where a configuration lost its first work, in words, with
+# the counter that proves it; the Little's-law prediction beside the
+# measured knee; the spread over repetitions.
+def tcp_verdict($s; $f):
+  if ($s.verdict | type) != "object" then "" else
+    "<h4>Verdict: where the work was lost</h4><p>"
+    + val($s; $f; ["verdict","summary"]) + ". "
+    + (if $s.verdict.evidence then "Evidence: " + val($s; $f; ["verdict","evidence"]) + ". " else "" end)
+    + (if $s.verdict.knee == true then
+         (if $s.verdict.server_capacity == true then "This knee is the <b>server's capacity</b> on this testbed."
+          else "This knee is <b>not</b> the server's capacity: it was caused by " + val($s; $f; ["verdict","caused_by"]) + ", layer " + val($s; $f; ["verdict","layer"]) + "." end)
+       else "" end)
+    + "</p>"
+    + tcp_per_cpu($s; $f)
+    + (if ($s.prediction.predicted | type) == "object" then
+         "<p>Predicted knee (Little's law, from what was measured below the knee): "
+         + val($s; $f; ["prediction","predicted","total"]) + " connections/s, by "
+         + val($s; $f; ["prediction","predicted","mechanism"]) + " ("
+         + val($s; $f; ["prediction","predicted","because"]) + "); measured: "
+         + val($s; $f; ["prediction","measured"]) + "; measured / predicted "
+         + val($s; $f; ["prediction","ratio"]) + ".</p>"
+       else "" end)
+    + (if ($s.repetitions.fail_0_1pct.n // 0) > 0 then
+         "<p>The 0.1 % crossing over " + val($s; $f; ["repetitions","fail_0_1pct","n"]) + " repetitions: min "
+         + val($s; $f; ["repetitions","fail_0_1pct","min"]) + ", median " + val($s; $f; ["repetitions","fail_0_1pct","median"])
+         + ", max " + val($s; $f; ["repetitions","fail_0_1pct","max"]) + " connections/s (spread "
+         + val($s; $f; ["repetitions","fail_0_1pct","spread_pct"]) + " % of the median)"
+         + (if $s.repetitions.fail_0_1pct.flagged then " <b class=\"err\">FLAGGED: the knee moves more than 5 % between repetitions; not averaged away</b>" else "" end)
+         + ".</p>"
+       else "" end)
+  end;
+
+def tcp_section($b):
+  $b.exps.tcp as $e | $b.paper as $p
+  | ($e.subs // {}) as $subs
+  | "<section id=\"tcp\"><h2>TCP capacity \(status_badge($e))</h2>"
+  + "<p><b>What is measured.</b> An open-loop generator opens TCP connections at a fixed rate, each sending one query and waiting for the answer, with a timeout; a connection not completed in time fails. For each rate the fraction of failed connections is recorded. Three configurations separate the causes: one player and one server (1p1s), two players and one server (2p1s: if the curve does not move, the players are not the limit), two players and two servers in pairs (2p2s: if the total doubles, the network is not the limit). A point where the generator could not keep its schedule is marked invalid and is not a server result. On this testbed every layer's counters are sampled at every point (generator, players, switch, router, link, server kernel, server daemon), and each configuration gets a verdict: the layer that lost the first work, the counter that shows it, and whether the server or the rig caused it; a knee the rig caused is never shown as the server's capacity. The paper (\(val($p; "paper.json"; ["tcp","section"]))) reports the rates where one per mille and one percent of connections fail and the rate where the server collapses.</p>"
+  + status_text($e; "the TCP experiment")
+  + ( [ ["1p1s","2p1s","2p2s"][] as $c | $subs[$c] as $cs | ($cs.summary // null) as $s | "tcp/\($c)/summary.json" as $f
+        | "<h3>\($c | esc)</h3>"
+        + if $s == null then "<p class=\"err\">No results for configuration \($c | esc).</p>" else
+            status_text({summary: $s, summary_error: null, file: $f, dir_exists: true, target: "tcp"}; "this configuration")
+            + cmp_head(val($p; "paper.json"; ["tcp",$c,"section"]))
+            + cmp_row("rate where 0.1% of connections fail, q/s"; $s; $f; ["fail_0_1pct_qps"]; 0; null; $p; (if $p.tcp[$c].fail_0_1pct_qps then ["tcp",$c,"fail_0_1pct_qps"] else null end); null)
+            + cmp_row("rate where 1% of connections fail, q/s"; $s; $f; ["fail_1pct_qps"]; 0; null; $p; (if $p.tcp[$c].fail_1pct_qps then ["tcp",$c,"fail_1pct_qps"] else null end); null)
+            + cmp_row("highest answered rate, q/s"; $s; $f; ["max_qps"]; 0; null; $p; (if $p.tcp[$c].max_qps then ["tcp",$c,"max_qps"] else null end); null)
+            + cmp_row("collapse, q/s"; $s; $f; ["collapse_qps"]; 0; null; $p; (if $p.tcp[$c].collapse_qps then ["tcp",$c,"collapse_qps"] else null end); null)
+            + (if $c == "2p2s" then
+                 "<tr><th>highest answered rate vs 1p1s</th><td>"
+                 + calc("ratio"; ref($s; $f; ["max_qps"]); ref($subs["1p1s"].summary; "tcp/1p1s/summary.json"; ["max_qps"]); 2; null)
+                 + "</td><td>\(val($p; "paper.json"; ["tcp","2p2s","factor_vs_1p1s"]))</td><td></td><td></td></tr>"
+               else "" end)
+            + "</table>"
+            # A crossing that is absent was not reached: say below which rate,
+            # and whether the generator, not the server, ended the sweep.
+            # (one string for both crossings: a generator here would repeat
+            # the whole configuration once per crossing)
+            + ([[["fail_0_1pct","0.1%"],["fail_1pct","1%"]][] as [$k, $name]
+               | if ($s[$k].not_reached // false) and ($s[$k].below != null) then
+                   "<p>No valid rate up to \(val($s; $f; [$k,"below"])) q/s made \($name) of the connections fail"
+                   + (if ($s.generator_limited_points // 0) > 0 then "; above it the generator could not keep its schedule (generator-limited points: \(val($s; $f; ["generator_limited_points"]))), so this run has no server result there.</p>" else ".</p>" end)
+                 else "" end] | join(""))
+            + tcp_verdict($s; $f)
+            + values_table($s; $f; ["testbed","settings","loss_by_layer","layers"])
+          end ] | join("") )
+  + figures($e) + tables($e; ["1p1s/points.csv","2p1s/points.csv","2p2s/points.csv"])
+  + (if $e.summary then settings_table($e.summary; $e.file; $b.labels[$e.summary.experiment] // {}) + values_table($e.summary; $e.file; ["testbed","settings","configs"]) else "" end)
+  + "</section>";
+
+# tcp-limits (make tcp-limits): how tcp-count and the backlog move the knee.
+def tcp_limits_section($b):
+  $b.exps["tcp-limits"] as $e | ($e.summary) as $s | $e.file as $f
+  | if $s == null then "" else
+      "<section id=\"tcp-limits\"><h2>TCP knee against NSD's tcp-count and the listen backlog \(status_badge($e))</h2>"
+      + "<p><b>What is measured.</b> The 1p1s TCP sweep once per combination of NSD's tcp-count and the servers' listen backlog. Each combination's knee is set beside the knee Little's law predicts from what was measured below it (the longest server stall against the backlog, the time a connection holds a tcp-count slot, the server CPU per connection); the figure puts predicted against measured.</p>"
+      + status_text($e; "the tcp-limits experiment")
+      + "<table class=\"csv\"><tr><th>tcp-count</th><th>backlog</th><th>knee (0.1 % failed)</th><th>predicted</th><th>predicted by</th><th>verdict</th></tr>"
+      + ([$s.combinations // [] | to_entries[] | .key as $i
+          | "<tr><td>\(val($s; $f; ["combinations",$i,"tcp_count"]))</td><td>\(val($s; $f; ["combinations",$i,"backlog"]))</td><td>\(val($s; $f; ["combinations",$i,"knee"]))</td><td>\(val($s; $f; ["combinations",$i,"predicted"]))</td><td>\(val($s; $f; ["combinations",$i,"predicted_by"]))</td><td>\(val($s; $f; ["combinations",$i,"verdict"]))</td></tr>"] | join(""))
+      + "</table>"
+      + figures($e) + tables($e; [])
+      + "</section>"
+    end;
+
+# TCP: per configuration, the most answered and the verdict in words; a
+# configuration with no valid point says only its verdict.
+def finding_tcp($b):
+  $b.exps.tcp as $e | ($e.subs // {}) as $subs
+  | if ($e.summary != null) then
+      [ ["1p1s","2p1s","2p2s"][] as $c | ($subs[$c].summary // null) as $s | "tcp/\($c)/summary.json" as $f
+        | select($s != null and (($s.max_qps | type) == "number" or ($s.verdict.summary // null) != null))
+        | "Over TCP with " + (if $s.title then val($s; $f; ["title"]) else ($c | esc) end)
+          + (if ($s.max_qps | type) == "number" then ", at most " + val($s; $f; ["max_qps"]; 0; null) + " connections/s were answered"
+             else ", no rate was measured validly" end)
+          + (if ($s.verdict.summary // null) != null then "; " + val($s; $f; ["verdict","summary"]) else "" end)
+          + (if $s.verdict.server_capacity == true then " (the servers' capacity on this testbed)." else "." end)
+          + (if ($s.per_cpu.conn_per_cpu | type) == "number" then
+               " Per CPU of the server that is " + val($s; $f; ["per_cpu","conn_per_cpu"]; 0; null)
+               + " connections/s (the knee over the server CPU's " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null) + " % busy"
+               + (if ($s.per_cpu.budget | type) == "number"
+                  then ", the daemons limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; a whole CPU's figure is this projection, not a measurement)."
+                  else ")." end)
+             else "" end) ]
+    else [] end;

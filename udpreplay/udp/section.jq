@@ -1,0 +1,83 @@
+# section.jq -- the UDP ceiling (shaped and unshaped): its section of the report and its Findings
+# sentences (analysis/report.jq and analysis/findings.jq include this file;
+# every value is tagged for analysis/report-check).
+
+include "report-lib";
+
+def udp_section($b; $key; $title; $note):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | "<section id=\"\($key)\"><h2>\($title) \(status_badge($e))</h2>"
+  + (if $note != "" then "<p><b>This run.</b> \($note)</p>" else "" end)
+  + (if range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"]) != "" then
+       "<p><b>The ceiling.</b> " + range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"])
+       + ": every repetition answered its share up to the lower rate, at least one fell short at the higher"
+       + (if ($s.repetitions_max | type) == "number" then " (up to " + val($s; $f; ["repetitions_max"]) + " repetitions per rate)" else "" end)
+       + (if ($s.non_monotonic | type) == "array" and ($s.non_monotonic | length) > 0 then
+            "; <b>not monotonic</b>: every repetition held again at " + ([$s.non_monotonic | to_entries[] | val($s; $f; ["non_monotonic", .key])] | join(", "))
+            + " queries/s, above the first failure (shown, not taken as the ceiling)"
+          else "" end) + ".</p>"
+     else "" end)
+  + (if ($e.summary.verdict | type) == "object" then "<p><b>Where the answers were lost.</b> \(val($e.summary; $e.file; ["verdict","summary"]))</p>" else "" end)
+  + (if ($s.per_cpu.qps_per_cpu | type) == "number" then
+       "<p><b>Per CPU of the server.</b> " + val($s; $f; ["per_cpu","qps_per_cpu"]; 0; null)
+       + " answers/s per CPU: the ceiling over the server CPU's busy share there, " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null)
+       + " % (the daemon and its kernel receive path)"
+       + (if ($s.per_cpu.budget | type) == "number" then "; the daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each (a whole CPU is a projection)" else "" end)
+       + ".</p>"
+     elif ($s.per_cpu.budget | type) == "number" then
+       "<p><b>Per CPU of the server.</b> The daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; no per-CPU figure: " + val($s; $f; ["per_cpu","rule"]) + ".</p>"
+     else "" end)
+  + "<p><b>What is measured.</b> The players replay DNS queries over UDP at a rising rate towards the service address; the answers go to the Listener, which only counts them. For each offered rate the fraction answered is recorded. The <em>ceiling</em> is the highest answered rate; the <em>critical points</em> are the steps where the answered fraction falls. The paper (\(val($p; "paper.json"; ["udp","section"]))) found its instance limited by its network link of \(val($p; "paper.json"; ["udp","link_bps"])) bit/s, not by the servers: the answered rate stopped growing where answers of the average size filled the link. The physics check below compares our ceiling with the link rate divided by the average answer size on the wire; if they agree, this run too was limited by the link, and the servers' own capacity is above it.</p>"
+  + status_text($e; "the UDP experiment")
+  + if $s == null then "</section>" else
+      cmp_head(val($p; "paper.json"; ["udp","section"]))
+      + cmp_row("ceiling, answered q/s (paper: Juniper)"; $s; $f; ["ceiling_qps"]; 0; null; $p; ["udp","ceiling_qps","juniper"]; null)
+      + cmp_row("ceiling, answered q/s (paper: Cisco)"; $s; $f; ["ceiling_qps"]; 0; null; $p; ["udp","ceiling_qps","cisco"]; null)
+      + cmp_row("link rate, bit/s"; $s; $f; ["link_bps"]; 0; null; $p; ["udp","link_bps"]; null)
+      + cmp_row("mean answer on the wire, bytes (paper: Table 2 unsigned, out per query)"; $s; $f; ["mean_answer_wire_bytes"]; 1; null; $p; ["sizes","tests","unsigned","bytes_per_query_out"]; null)
+      + "</table>"
+      + (if ($s.physics_check | type) == "object" then
+           "<h4>Physics check</h4><table class=\"kv\">"
+           + ([$s.physics_check | paths(scalars) | . as $q | "<tr><th><code>\($q | pathstr | esc)</code></th><td>\(val($s; $f; ["physics_check"] + $q))</td></tr>"] | join(""))
+           + "</table>"
+         else "<p>Physics check: \(nm)</p>" end)
+      + "<h4>Critical points</h4><div class=\"pair\"><table class=\"csv\"><caption>this run</caption><tr><th>sent q/s (achieved)</th><th>repetition</th><th>answered q/s</th><th>answered fraction</th></tr>"
+      + (if ($s.critical_points | type) == "array" and ($s.critical_points | length) > 0 then
+           [$s.critical_points | to_entries[] | .key as $i
+            | "<tr><td>\(val($s; $f; ["critical_points",$i,"achieved_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"rep"]))</td><td>\(val($s; $f; ["critical_points",$i,"answered_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"answer_ratio"]; 6; null))</td></tr>"] | join("")
+         else "<tr><td colspan=\"4\">\(nm)</td></tr>" end)
+      + "</table><table class=\"csv\"><caption>paper, Table 1 (router hashing)</caption><tr><th>offered q/s</th><th>answered fraction</th></tr>"
+      + ([$p.udp.critical_points | to_entries[] | .key as $i
+          | "<tr><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"offered_qps"]; 1; null))</td><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"ratio"]; 6; null))</td></tr>"] | join(""))
+      + "</table></div>"
+      + figures($e) + tables($e; ["points.csv"])
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + values_table($s; $f; ["testbed","settings"])
+      + "</section>"
+    end;
+
+# UDP unshaped: the ceiling and what stopped it (the verdict in words).
+def finding_udp_unshaped($b):
+  $b.exps["udp-unshaped"] as $e | $e.summary as $s | $e.file as $f
+  | if ok($e) and ($s.ceiling_qps | type) == "number" then
+      ["Over UDP the instance answered up to " + val($s; $f; ["ceiling_qps"]; 0; null)
+       + " queries/s with no link shaping"
+       + (range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"]) | if . != "" then " (its ceiling lies " + . + ")" else "" end)
+       + (if ($s.verdict.summary // null) != null then "; what stopped it: " + val($s; $f; ["verdict","summary"]) + "." else "." end)
+       + limit_owner($s; $f; ["verdict"])
+       + per_cpu_sentence($s; $f)]
+    else [] end;
+
+# UDP shaped as in the paper: the ceiling, the answer size, the paper's.
+def finding_udp_shaped($b):
+  $b.exps.udp as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | if ok($e) and ($s.ceiling_qps | type) == "number" then
+      ["With the router&ndash;server link shaped to " + val($s; $f; ["link_bps"]; 0; 0.000001)
+       + " Mbit/s as in the paper, the ceiling was " + val($s; $f; ["ceiling_qps"]; 0; null)
+       + " queries/s" + (range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"]) | if . != "" then " (" + . + ")" else "" end)
+       + " at " + val($s; $f; ["mean_answer_wire_bytes"]; 0; null) + " bytes per answer on the wire"
+       + (if $s.physics_check.link_limited == true then ", which is what the link carries: the link, not the servers, set it"
+          elif ($s.physics_check.ratio | type) == "number" then " (measured / what the link carries: " + val($s; $f; ["physics_check","ratio"]; 2; null) + ")"
+          else "" end)
+       + " (the paper: " + val($p; "paper.json"; ["udp","ceiling_qps","juniper"]) + " and "
+       + val($p; "paper.json"; ["udp","ceiling_qps","cisco"]) + " queries/s)."]
+    else [] end;
