@@ -175,6 +175,22 @@ def knee_verdict($settings):
 # demand D = U / X (the server CPU's busy share over the handled rate) at
 # valid points below the knee whose daemons were below 90 % of their cap;
 # 1e6 / D us is the rate one CPU would carry.
+# utilisation_fit: points [{x: rate/s, y: CPU us per s}] -> the least-
+# squares line y = fixed + x * demand: {method: "slope", demand_us,
+# fixed_us_per_s} from two or more rates; from one, the ratio y / x
+# (method "ratio", fixed unknown); nulls from none, or when the slope is
+# not positive (the busy share did not grow with the load).
+def utilisation_fit:
+  length as $n
+  | if $n == 0 then {method: null, demand_us: null, fixed_us_per_s: null}
+    elif ([.[].x] | unique | length) < 2 then {method: "ratio", demand_us: ([.[] | .y / .x] | add / length), fixed_us_per_s: null}
+    else (map(.x) | add / $n) as $mx | (map(.y) | add / $n) as $my
+      | (map((.x - $mx) * (.y - $my)) | add) as $sxy | (map((.x - $mx) * (.x - $mx)) | add) as $sxx
+      | ($sxy / $sxx) as $b
+      | if $b > 0 then {method: "slope", demand_us: $b, fixed_us_per_s: ($my - $b * $mx)}
+        else {method: "slope", demand_us: null, fixed_us_per_s: null} end
+    end;
+
 def per_cpu($settings):
   knee_verdict($settings) as $vd | valid_points as $v | crossing(0.001) as $c
   | daemon_cap_pct($settings) as $cap
@@ -187,10 +203,18 @@ def per_cpu($settings):
       | select((.load.server_cpu_busy_pct // 0) > 0 and (.handled_rate // 0) > 0)]
      | max_by(.handled_rate / .load.server_cpu_busy_pct)) as $k
   | ($kn != null and ($kn | saturated)) as $saturated
+  # The utilisation law, U = U0 + X * D: the service demand D is the
+  # slope of the server CPU's busy time (us per s) against the handled
+  # rate over the unsaturated valid points below the knee; U0, the
+  # intercept, is the CPU the server side spends whatever the load (the
+  # sampler's probes, timers). U / X at one point counts U0 against few
+  # connections and overstates D at a light load; it is the fallback when
+  # fewer than two rates were measured.
   | ([$v[] | select($c.rate == null or .offered_rate < $c.rate)
       | select((.load.server_cpu_busy_pct | type) == "number" and (saturated | not) and (.handled_rate // 0) > 0)
-      | .load.server_cpu_busy_pct / 100 * 1e6 / .handled_rate] | sort
-     | if length > 0 then .[length / 2 | floor] | round1 else null end) as $demand
+      | {x: .handled_rate, y: (.load.server_cpu_busy_pct / 100 * 1e6)}]) as $u
+  | ($u | utilisation_fit) as $fit
+  | ($fit.demand_us | if . != null then round1 else null end) as $demand
   | (if $kn == null or ($vd.knee | not) then "none: no knee among the valid points"
      elif $c.at_lowest_rate then "none: the knee is at the lowest rate measured (\($c.rate)/s, \($kn.fail_ratio * 100 | round1) % failed), so how far beyond it the point lies is unknown: start the sweep lower (TCP_START)"
      elif $vd.caused_by != "server" then "none: the knee is not the server's (\($vd.caused_by))"
@@ -217,7 +241,9 @@ def per_cpu($settings):
      generator_headroom_pct: (($p.load.client_cpu_busy_pct // null) | if . != null then (100 - . | round1) else null end),
      generator_headroom_ok: (($p.load.client_cpu_busy_pct // null) | if . != null then (100 - .) >= 30 else null end),
      conn_per_cpu: $per,
-     demand_us: $demand,
+     demand_us: $demand, demand_method: $fit.method,
+     fixed_busy_pct: ($fit.fixed_us_per_s | if . != null then (. / 1e4 | round1) else null end),
+     demand_points: ($u | length),
      demand_per_cpu: (if $demand != null and $demand > 0 then (1e6 / $demand | round) else null end),
      demand_ratio: (if $per != null and $demand != null and $demand > 0 then ($per / (1e6 / $demand) | round3) else null end),
      rule: $rule};
