@@ -15,7 +15,8 @@ def daemon_us_per_query:
 # (qps_per_cpu null where the server CPU was not what ran out) ->
 # per budget the spread of its repetitions; across budgets the spread of
 # their medians ((max - min) / median, %), validated when at least two
-# budgets gave a figure and that spread is within the goal; rule says why.
+# budgets gave a figure in at least two and half of their runs and that
+# spread is within the goal; rule says why.
 def validation($goal):
   . as $runs
   | ([$runs[] | .budget] | unique) as $budgets
@@ -25,12 +26,17 @@ def validation($goal):
          daemon_us_per_query: {
            lowest_rate: ([$runs[] | select(.budget == $f) | .daemon_cost.lowest_rate | daemon_us_per_query] | repeat_spread),
            ceiling: ([$runs[] | select(.budget == $f) | .daemon_cost.ceiling | daemon_us_per_query] | repeat_spread)}} ] as $by
-  | [ $by[] | select(.qps_per_cpu.median != null) ] as $with
+  # A budget's median counts when at least two of its runs, and at least
+  # half of them, gave a figure: one run is no median.
+  | [ $by[] | select(.qps_per_cpu.n >= 2 and .qps_per_cpu.n * 2 >= .runs) ] as $with
+  | [ $by[] | select(.qps_per_cpu.n > 0 and (.qps_per_cpu.n < 2 or .qps_per_cpu.n * 2 < .runs))
+      | "\(.budget) (a figure in \(.qps_per_cpu.n) of \(.runs) runs)" ] as $thin
   | ([ $with[] | .qps_per_cpu.median ] | repeat_spread) as $across
   | [ $by[] | select(.daemon_us_per_query.ceiling.median != null) ] as $costed
   | ([ $costed[] | .daemon_us_per_query.ceiling.median ] | repeat_spread) as $cost
   | { by_budget: $by, budgets_with_figure: ($with | length),
-      median_per_cpu: $across.median, spread_pct: $across.spread_pct, goal_pct: $goal,
+      median_per_cpu: $across.median, goal_pct: $goal,
+      spread_pct: (if ($with | length) >= 2 then $across.spread_pct else null end),
       daemon_cost_spread_pct: $cost.spread_pct,
       # A budget scales to a whole CPU only if the daemons pay the same CPU
       # per query at every budget; a throttled daemon answers what piled up
@@ -44,8 +50,10 @@ def validation($goal):
                          else ": the cost per query did not change with the budget" end)
                   end),
       validated: (($with | length) >= 2 and $across.spread_pct != null and $across.spread_pct <= $goal),
+      thin_budgets: $thin,
       rule: (if ($with | length) < 2
-             then "not validated: \($with | length) of \($by | length) budgets gave a figure per CPU (at the others the server CPU was not what ran out)"
+             then "not validated: \($with | length) of \($by | length) budgets gave a figure per CPU in at least two and half of their runs (at the others the server CPU was not what ran out)"
+                  + (if ($thin | length) > 0 then "; too few figures at \($thin | join(", "))" else "" end)
              elif $across.spread_pct <= $goal
              then "validated: the medians per CPU of \($with | length) budgets agree within \($across.spread_pct) % (goal \($goal) %)"
              else "not validated: the medians per CPU of \($with | length) budgets differ by \($across.spread_pct) % ((max - min) / median; goal \($goal) %)"
