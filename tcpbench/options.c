@@ -9,6 +9,7 @@
 #include <string.h>
 #include "options.h"
 #include "network.h"
+#include "../analysis/lib/cliopt.h"
 #include "../analysis/lib/numparse.h"
 
 void
@@ -222,18 +223,12 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 		case 'h':
 			tcpb_options_usage(stdout);
 			return 1;
-		case ':':
-			snprintf(err, errlen, "option %s needs an argument", argv[optind - 1]);
-			return -1;
 		default:
-			snprintf(err, errlen, "unknown option %s", argv[optind - 1]);
-			return -1;
+			return rb_cliopt_getopt_error(c, argv, err, errlen);
 		}
 	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (rb_cliopt_leftover(argc, argv, err, errlen) < 0)
 		return -1;
-	}
 	if (!o->server) {
 		snprintf(err, errlen, "no server: -s ADDR is required");
 		return -1;
@@ -265,12 +260,5 @@ tcpb_options_parse(struct tcpb_options *o, int argc, char **argv,
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "bad value '%s' for -%c", optarg, c < 256 ? c : '-');
-	if (c >= 256) {
-		const struct option *lo;
-		for (lo = longopts; lo->name; lo++)
-			if (lo->val == c)
-				snprintf(err, errlen, "bad value '%s' for --%s", optarg, lo->name);
-	}
-	return -1;
+	return rb_cliopt_bad_value(c, optarg, longopts, err, errlen);
 }

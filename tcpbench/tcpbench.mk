@@ -4,9 +4,9 @@
 TCPB_LIBS := $(shell pkg-config --libs libevent ldns openssl 2>/dev/null) -lm
 # From analysis/ (shared with dnsstat, rbsample, udpreplay): json.c,
 # escaped JSON strings; outfile.c, results written whole or not at all;
-# numparse.c, strict numbers; target.c, the target guard (only tcpbench
+# numparse.c, strict numbers; cliopt.c, command-line errors; target.c, the target guard (only tcpbench
 # itself sends).
-TCPB_SHARED := analysis/lib/json.c analysis/lib/outfile.c analysis/lib/numparse.c
+TCPB_SHARED := analysis/lib/json.c analysis/lib/outfile.c analysis/lib/numparse.c analysis/lib/cliopt.c
 TCPB_MODULES := tcpbench/options.c tcpbench/network.c tcpbench/query.c \
                 tcpbench/schedule.c tcpbench/stats.c tcpbench/histogram.c \
                 tcpbench/output.c tcpbench/engine.c tcpbench/worker.c tcpbench/tls.c \

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "options.h"
+#include "../../analysis/lib/cliopt.h"
 #include "../../analysis/lib/numparse.h"
 
 void
@@ -173,18 +174,12 @@ rbs_options_parse(struct rbs_options *o, int argc, char **argv, char *err, size_
 		case 'h':
 			rbs_options_usage(stdout);
 			return 1;
-		case ':':
-			snprintf(err, errlen, "option %s needs an argument", argv[optind - 1]);
-			return -1;
 		default:
-			snprintf(err, errlen, "unknown option %s", argv[optind - 1]);
-			return -1;
+			return rb_cliopt_getopt_error(c, argv, err, errlen);
 		}
 	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (rb_cliopt_leftover(argc, argv, err, errlen) < 0)
 		return -1;
-	}
 	if (!o->series || !o->summary) {
 		snprintf(err, errlen, "--series FILE and --summary FILE are required");
 		return -1;
@@ -227,12 +222,5 @@ rbs_options_parse(struct rbs_options *o, int argc, char **argv, char *err, size_
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "bad value '%s' for an option", optarg);
-	{
-		const struct option *lo;
-		for (lo = longopts; lo->name; lo++)
-			if (lo->val == c)
-				snprintf(err, errlen, "bad value '%s' for --%s", optarg, lo->name);
-	}
-	return -1;
+	return rb_cliopt_bad_value(c, optarg, longopts, err, errlen);
 }

@@ -10,7 +10,8 @@ RBS_MODULES := scripts/sampler/options.c scripts/sampler/sampler.c \
                scripts/sampler/diag.c scripts/sampler/objtab.c \
                scripts/sampler/cpustat.c scripts/sampler/cgroup.c \
                scripts/sampler/probe.c scripts/sampler/stall.c \
-               analysis/lib/json.c analysis/lib/outfile.c analysis/lib/numparse.c
+               analysis/lib/json.c analysis/lib/outfile.c analysis/lib/numparse.c \
+               analysis/lib/cliopt.c
 
 $(eval $(call c_program,scripts/sampler/rbsample,scripts/sampler/rbsample.c $(RBS_MODULES),-lpthread))
 
