@@ -9,30 +9,29 @@
 # facts (kernel, CPUs, NIC, daemon version, SSH call overhead).
 lab_status_json() {
     tb_load_config
-    local procs=() role up
+    # Tab-separated facts, read in lab.jq with the namespace testbed's
+    # readers (testbed-status.jq: procs_from_tsv, backlogs_from_tsv).
+    local procs_tsv="" backlogs_tsv="" role up b
     for role in "${SERVER_ROLES[@]}"; do
         up=false
         lab_ssh "$role" "$(printf %q "$(lab_remote_dir "$role")/bin/rb-server") status $(printf %q "$(lab_remote_dir "$role")/server")" >/dev/null 2>&1 && up=true
-        procs+=("$(jq -n --arg r "$role" --arg p "$(basename "$(srv "$SERVER" program)")" --argjson up "$up" '{role:$r, process:$p, running:$up}')")
-    done
-    local backlogs="[]" b
-    for role in "${SERVER_ROLES[@]}"; do
+        procs_tsv+=$(printf '%s\t%s\t%s' "$role" "$(basename "$(srv "$SERVER" program)")" "$up")$'\n'
         b=$(lab_ssh "$role" "ss -Hltn 'sport = :53'" 2>/dev/null | awk '{ print $3 }' | sort -u | tr '\n' ' ') || true
-        backlogs=$(jq -c --arg r "$role" --arg b "$b" '. + [{role:$r, measured:($b | split(" ") | map(select(length > 0) | tonumber))}]' <<<"$backlogs")
+        backlogs_tsv+=$(printf '%s\t%s' "$role" "$b")$'\n'
     done
     up=false
     snmpget -M /nonexistent -m "" -v2c -c "$(jq -r .switch.community <<<"$LAB_JSON")" -t 1 -r 0 -Oqv \
         "$(jq -r .switch.snmp_host <<<"$LAB_JSON")" 1.3.6.1.2.1.1.3.0 >/dev/null 2>&1 && up=true
-    procs+=("$(jq -n --argjson up "$up" '{role:"switch", process:"snmpd", running:$up}')")
+    procs_tsv+=$(printf 'switch\tsnmpd\t%s' "$up")$'\n'
     jq -n --arg prefix "$RB_PREFIX" --arg lb "$LB" --arg zones "${ZONES:-}" --arg zonedir "$TB_ZONEDIR" \
         --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg kind "$SERVER" --arg top "$RB_TOP" \
         --argjson tc "$SERVER_TCP_CLIENTS" --argjson tt "$SERVER_TCP_TIMEOUT" --argjson sc "$SERVER_WORKERS" \
         --arg minimal "$MINIMAL_RESPONSES" --argjson edns "${SERVER_EDNS_SIZE:-1232}" --arg twb "${PLAYER_TW_BUCKETS:-default}" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg inv "$INVENTORY" \
-        --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --argjson backlogs "$backlogs" \
+        --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --arg btsv "$backlogs_tsv" \
         --arg prog "$(srv "$SERVER" program | lab_host_paths server1)" --arg name "$(srv "$SERVER" name)" --argjson backlog "$SERVER_BACKLOG" \
         --arg build "$NSD_BUILD" --argjson tls "$(tb_tls_json)" \
-        --argjson procs "$(printf '%s\n' "${procs[@]}" | jq -s .)" --arg rtsv "$(tb_roles_tsv)" -L "$RB_TOP/scripts/lib" \
+        --arg ptsv "$procs_tsv" --arg rtsv "$(tb_roles_tsv)" -L "$RB_TOP/scripts/lib" \
         'include "lab"; lab_status($ARGS.named)'
 }
 

@@ -88,7 +88,7 @@ def lab_status($a):
    service:{ipv4:$a.s4, ipv6:$a.s6},
    server:({kind:$a.kind, name:$a.name, version:$h.server1.daemon_version, program:$a.prog,
             workers:$a.sc, tcp_clients:$a.tc, tcp_timeout_s:$a.tt, minimal_responses:$a.minimal, udp_answer_max:$a.edns,
-            listen_backlog:$a.backlog, listen_backlog_measured:$a.backlogs,
+            listen_backlog:$a.backlog, listen_backlog_measured:($a.btsv | backlogs_from_tsv),
             # tls.ca_file is on this machine: exec carries it to a player.
             tls:$a.tls,
             cpu_budget:{budget:null, period_us:null, quota_us:null, controller:null, longest_pause_bound_us:0,
@@ -96,5 +96,5 @@ def lab_status($a):
            + (if $a.kind == "nsd" then {build:$a.build} else {} end)),
    zones:{variant:(if $a.zones == "" then null else $a.zones end), dir:$a.zonedir},
    snmp:{router_server_port:{name:"router-s", ifindex:$a.lab.switch.router_port_ifindex}},
-   roles:($a.rtsv | roles_from_tsv), processes:$a.procs,
+   roles:($a.rtsv | roles_from_tsv), processes:($a.ptsv | procs_from_tsv),
    hosts:$f, router:($a.lab.router | del(.community)), switch:($a.lab.switch | del(.community)), allow_ranges:$a.lab.allow_ranges};
