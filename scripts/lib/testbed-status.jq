@@ -38,7 +38,11 @@ def netns_status($a):
             listen_backlog:$a.backlog, listen_backlog_measured:$backlogs, tls:$a.tls, cpu_budget:$a.cpubudget}
            + (if $a.kind == "nsd" then {build:$a.build} else {} end)),
    zones:{variant:(if $a.zones == "" then null else $a.zones end), dir:$a.zonedir},
-   snmp:{router_server_port:{name:"router-s", ifindex:$a.ifidx}}, roles:$roles, processes:$procs};
+   snmp:{router_server_port:{name:"router-s", ifindex:$a.ifidx}},
+   # The IP firewall hooks on bridged frames (br_netfilter): "off" in the
+   # switch, "absent" without the module, "on" means a cost on every frame.
+   switch:{bridge_netfilter:({"0":"off", "1":"on", "":"absent"}[$a.bnf] // $a.bnf)},
+   roles:$roles, processes:$procs};
 
 # netns_status_text: status --json (input) as the text of `scripts/testbed status`.
 def netns_status_text:
@@ -48,6 +52,7 @@ def netns_status_text:
     "  link shaping     \(.link // "none (unshaped veth)")  (router <-> server VLAN, both directions)",
     "  CPU pinning      servers on CPU \(.pinning.servers), players/listener/router/switch on CPU \(.pinning.clients)",
     "  receive path     \(.steering.mode): \(.steering.rule)",
+    "  switch           bridge IP hooks \(.switch.bridge_netfilter // "not recorded")",
     "  profile          \(.profile // "none (settings from the environment)")",
     "  server           \(.server.name) \(.server.version) (\(.server.program)\(if .server.build then ", " + .server.build + " build" else "" end))  workers \(.server.workers), TCP clients \(.server.tcp_clients), TCP timeout \(.server.tcp_timeout_s)s, minimal responses \(.server.minimal_responses)",
     "  DNS over TLS     \(if .server.tls then "port \(.server.tls.port), name \(.server.tls.name), CA \(.server.tls.ca_file)" else "off (SERVER_TLS=no)" end)",

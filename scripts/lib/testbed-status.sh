@@ -25,7 +25,7 @@ tb_status_json() {
         --arg twb "${PLAYER_TW_BUCKETS:-default}" --arg twv "$(nsx player1 sysctl -n net.ipv4.tcp_max_tw_buckets 2>/dev/null || echo)" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
         --arg ptsv "$procs_tsv" --argjson cpubudget "$(tb_cpu_budget_json)" \
-        --arg rtsv "$(tb_roles_tsv)"  -L "$RB_TOP/scripts/lib" \
+        --arg rtsv "$(tb_roles_tsv)" --arg bnf "$(nsx switch sysctl -n net.bridge.bridge-nf-call-iptables 2>/dev/null || true)" -L "$RB_TOP/scripts/lib" \
         'include "testbed-status"; netns_status($ARGS.named)'
 }
 

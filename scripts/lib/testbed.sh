@@ -89,6 +89,20 @@ tb_mac() {
     printf '%s' "$RB_PREFIX/$1" | md5sum | sed 's/^\(..\)\(..\)\(..\)\(..\)\(..\).*/02:\1:\2:\3:\4:\5/'
 }
 
+# tb_switch_bridge_nf_off: a switch forwards frames; it does not run them
+# through the host's IP firewall. With br_netfilter in the kernel every
+# bridged frame goes through the IP hooks (about a third of the client
+# CPU's work per query at 70,000 q/s, measured with perf), so they are off
+# in the switch's namespace. Without br_netfilter there is nothing to do.
+tb_switch_bridge_nf_off() {
+    local k
+    for k in iptables ip6tables arptables; do
+        if nsx switch test -e "/proc/sys/net/bridge/bridge-nf-call-$k"; then
+            sysctl_set switch "net.bridge.bridge-nf-call-$k=0"
+        fi
+    done
+}
+
 tb_create_switch() {
     local sw br; sw=$(ns_of switch)
     for br in brc brs; do
@@ -97,6 +111,7 @@ tb_create_switch() {
         ip -n "$sw" link set "$br" type bridge stp_state 0 forward_delay 0
         ip -n "$sw" link set "$br" up
     done
+    tb_switch_bridge_nf_off
     local role
     for role in "${CLIENT_ROLES[@]}"; do tb_create_port "$role" eth0 brc; done
     for role in "${SERVER_ROLES[@]}"; do tb_create_port "$role" eth0 brs; done
