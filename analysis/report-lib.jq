@@ -123,18 +123,32 @@ def cmp_row($what; $doc; $file; $path; $round; $scale; $pdoc; $ppath; $pnote):
 def cmp_head($cite):
   "<table class=\"cmp\"><tr><th></th><th>this run</th><th>paper \($cite)</th><th>ratio this run / paper</th><th>difference</th></tr>";
 
-# figures: every PNG found, with its SVG/PDF beside it.
+# figure($fig): one figure (a PNG, with its SVG/PDF linked), full width.
+def figure($fig):
+  "<figure><a href=\"\($fig.png | esc)\"><img src=\"\($fig.png | esc)\" alt=\"\($fig.png | esc)\"></a><figcaption><code>\($fig.png | esc)</code>"
+  + (if $fig.svg then " · <a href=\"\($fig.svg | esc)\">SVG</a>" else "" end)
+  + (if $fig.pdf then " · <a href=\"\($fig.pdf | esc)\">PDF</a>" else "" end)
+  + "</figcaption></figure>";
+
+# figures: every PNG found, one under the other, full width (a section
+# opens with them).
 def figures($e):
   if ($e.figures | length) == 0 then "<p class=\"nm\">No figures in this experiment's directory.</p>"
-  else
-    "<div class=\"figs\">"
-    + ([$e.figures[] |
-        "<figure><a href=\"\(.png | esc)\"><img src=\"\(.png | esc)\" alt=\"\(.png | esc)\"></a><figcaption><code>\(.png | esc)</code>"
-        + (if .svg then " · <a href=\"\(.svg | esc)\">SVG</a>" else "" end)
-        + (if .pdf then " · <a href=\"\(.pdf | esc)\">PDF</a>" else "" end)
-        + "</figcaption></figure>"] | join(""))
-    + "</div>"
+  else "<div class=\"figs\">" + ([$e.figures[] | figure(.)] | join("")) + "</div>"
   end;
+
+# DATA_PAGE: the page beside the report that holds every value of every
+# summary and every table of the run (analysis/report-data.jq), checked by
+# analysis/report-check as the report is.
+def data_page: "report-data.html";
+
+# more_link($key; $e): the way to everything the section does not show:
+# the experiment's part of the data page, and its files.
+def more_link($key; $e):
+  "<p class=\"more\">Every value and table of this experiment: <a href=\"\(data_page)#\($key | esc)\">the data page</a>"
+  + (if $e.summary != null then ", or its files (<a href=\"\($e.file | esc)\"><code>\($e.file | esc)</code></a>"
+       + ([$e.tables[] | ", <a href=\"\(.file | esc)\"><code>\(.file | esc)</code></a>"] | join("")) + ")"
+     else "" end) + ".</p>";
 
 # csv_table: a table file as HTML, every cell tagged with FILE#ROW,COL.
 def csv_table($t):
@@ -186,12 +200,12 @@ def setting_value($doc; $file; $path; $lab):
 def settings_table($doc; $file; $lab):
   if ($doc.settings | type) != "object" then ""
   else
-    "<h4>Settings</h4><table class=\"all settings\">"
+    "<details><summary>Settings</summary><table class=\"all settings\">"
     + ([$doc.settings | keys_unsorted[] as $k | ($lab[$k].label) as $name
         | if $name then "<tr><th>\($name | esc) <small><code class=\"meta\">\($k | esc)</code></small></th>"
           else "<tr class=\"nolabel\"><th><code class=\"meta\">\($k | esc)</code> (no words for this setting in analysis/labels.json)</th>" end
         + "<td>\(setting_value($doc; $file; ["settings", $k]; $lab))</td></tr>"] | join(""))
-    + "</table>"
+    + "</table></details>"
   end;
 
 # ok($e): the experiment ran and finished (interrupted results are partial:

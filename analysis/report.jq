@@ -83,18 +83,20 @@ def testbed_section:
       + "<tr><th>service address</th><td>\(val($t; "testbed.json"; ["service","ipv4"])) \(val($t; "testbed.json"; ["service","ipv6"]))</td><td></td></tr>"
       + "<tr><th>zones</th><td>\(if $t.zones.variant then val($t; "testbed.json"; ["zones","variant"]) else "default" end) (\(val($t; "testbed.json"; ["zones","dir"])))</td><td></td></tr>"
       + "</table>"
-      + ( [$b.zones | to_entries[] | .key as $v | .value as $m | "zones/\($v).json" as $f
-          | "<h4>Zone variant <code class=\"meta\">\($v | esc)</code></h4><table class=\"kv\">"
-          + "<tr><th>root serial</th><td>\(val($m; $f; ["zones","root","serial"]))</td></tr>"
-          + "<tr><th>root records</th><td>\(val($m; $f; ["zones","root","records"])), \(val($m; $f; ["zones","root","delegations"])) delegations</td></tr>"
-          + (if ($m | at(["zones","root","dnskeys"]) | type) == "array" and ($m.zones.root.dnskeys | length) > 0 then
-               ([$m.zones.root.dnskeys | to_entries[] | .key as $i
-                 | "<tr><th>key \(val($m; $f; ["zones","root","dnskeys",$i,"role"]))</th><td>\(val($m; $f; ["algorithm","name"])) (algorithm \(val($m; $f; ["zones","root","dnskeys",$i,"algorithm"]))), \(val($m; $f; ["zones","root","dnskeys",$i,"bits"])) bits</td></tr>"] | join(""))
-               + "<tr><th>denial</th><td>\(val($m; $f; ["denial"]))</td></tr>"
-             else "<tr><th>keys</th><td>\(if $m.signed == false then "unsigned" else nm end)</td></tr>" end)
-          + "</table>" + values_table($m; $f; ["keys"])] | join("") )
+      + (if ($b.zones | length) == 0 then "" else
+          "<table class=\"cmp\"><caption>Zone variants served in this run</caption><tr><th>variant</th><th>root serial</th><th>records</th><th>delegations</th><th>keys</th><th>denial</th></tr>"
+          + ([$b.zones | to_entries[] | .key as $v | .value as $m | "zones/\($v).json" as $f
+              | "<tr><th><code class=\"meta\">\($v | esc)</code></th><td>\(val($m; $f; ["zones","root","serial"]))</td>"
+                + "<td>\(val($m; $f; ["zones","root","records"]))</td><td>\(val($m; $f; ["zones","root","delegations"]))</td>"
+                + (if ($m | at(["zones","root","dnskeys"]) | type) == "array" and ($m.zones.root.dnskeys | length) > 0 then
+                     "<td>" + ([$m.zones.root.dnskeys | to_entries[] | .key as $i
+                       | "\(val($m; $f; ["zones","root","dnskeys",$i,"role"])) \(val($m; $f; ["algorithm","name"])) (algorithm \(val($m; $f; ["zones","root","dnskeys",$i,"algorithm"]))) \(val($m; $f; ["zones","root","dnskeys",$i,"bits"])) bits"] | join("<br>"))
+                     + "</td><td>\(val($m; $f; ["denial"]))</td>"
+                   else "<td>\(if $m.signed == false then "unsigned" else nm end)</td><td></td>" end)
+                + "</tr>"] | join(""))
+          + "</table>" end)
       + "<p><small>paper: KSK \(val($b.paper; "paper.json"; ["setup","ksk","algorithm"])) \(val($b.paper; "paper.json"; ["setup","ksk","bits"])) bits, ZSK \(val($b.paper; "paper.json"; ["setup","zsk","algorithm"])) \(val($b.paper; "paper.json"; ["setup","zsk","bits"])) bits, \(val($b.paper; "paper.json"; ["setup","denial"])).</small></p>"
-      + values_table($t; "testbed.json"; ["roles","processes","snmp"] + (if $lab then ["inventory","allow_ranges","router","switch","hosts"] else [] end))
+      + "<p class=\"more\">Every value of the testbed and of each zone variant: <a href=\"\(data_page)#testbed\">the data page</a>, or <a href=\"testbed.json\"><code>testbed.json</code></a>.</p>"
     end)
   + (if $lab then lab_section($src) else "" end)
   + "</section>";
@@ -108,11 +110,11 @@ def bench_section:
       + "<tr><th>started</th><td>\(val($b.bench; "bench.json"; ["started"]))</td></tr>"
       + "<tr><th>finished</th><td>\(val($b.bench; "bench.json"; ["finished"]))</td></tr>"
       + "<tr><th>status</th><td>\(val($b.bench; "bench.json"; ["status"]))</td></tr></table>"
-      + "<table class=\"csv\"><tr><th>step</th><th>make target</th><th>status</th><th>seconds</th><th>message</th></tr>"
+      + "<details><summary>Each step of the bench</summary><table class=\"csv\"><tr><th>step</th><th>make target</th><th>status</th><th>seconds</th><th>message</th></tr>"
       + ([$b.bench.steps // [] | to_entries[] | .key as $i
           | "<tr><td>\(val($b.bench; "bench.json"; ["steps",$i,"name"]))</td><td>\(val($b.bench; "bench.json"; ["steps",$i,"target"]))</td><td>\(val($b.bench; "bench.json"; ["steps",$i,"status"]))</td><td>\(val($b.bench; "bench.json"; ["steps",$i,"seconds"]))</td><td>\(if .value.error then val($b.bench; "bench.json"; ["steps",$i,"error"]) else "" end)</td></tr>"]
          | join(""))
-      + "</table></section>"
+      + "</table></details></section>"
     end;
 
 # ------------------------------------------------------------ families
@@ -174,7 +176,7 @@ def family_section($b):
           + status_text($e6; "the IPv6 run")
           + fam_head + fam_rows($k; $e4; $e6) + "</table>"
           + (if $k == "lb" and ($e6.summary.flow_label.finding // null) != null then "<p>Flow label: \(val($e6.summary; $e6.file; ["flow_label","finding"]))</p>" else "" end)
-          + "<h4>Figures of the IPv6 run of \(.[2] | esc)</h4>" + figures($e6)] | join(""))
+          + "<details><summary>Figures of the IPv6 run of \(.[2] | esc)</summary>" + figures($e6) + "</details>"] | join(""))
     + "</section>"
   end;
 
@@ -208,20 +210,43 @@ def per_cpu_section($b):
       + "</section>"
     end;
 
+# headlines($b): one figure per experiment for the first screen, as the
+# registry names it (headline: a figure's file name, or "verdict" for a
+# verdict card; the experiment's first figure when that one is absent),
+# each linked to its section.
+def headlines($b):
+  [$b.registry[] | select(.headline != null) | . as $r | ($b.exps[$r.name] // null) as $e
+   | select($e != null and $e.summary != null)
+   | if $r.headline == "verdict" then
+       (if $r.name == "lb" then lb_card($b) else "" end) | select(. != "")
+       | "<div class=\"headline\"><a class=\"to\" href=\"#\($r.name)\">\($r.short | esc) &rarr;</a>" + . + "</div>"
+     else
+       ([$e.figures[] | select(.png | endswith("/" + $r.headline))][0] // $e.figures[0] // null) as $fig
+       | select($fig != null)
+       | "<div class=\"headline\"><a class=\"to\" href=\"#\($r.name)\">\($r.short | esc) &rarr;</a>" + figure($fig) + "</div>"
+     end];
+
 # (the page has no try: see at in report-lib.jq)
 def page:
 
   . as $b
-  | "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rootbench report</title><style>"
-  + "body{font-family:sans-serif;max-width:70em;margin:auto;padding:1em;line-height:1.4}"
-  + "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}"
-  + "table.cmp td{text-align:right}.nm{color:#888;font-style:italic}.err{color:#a00}pre.err{background:#fee;padding:.5em;white-space:pre-wrap}"
+  | "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>rootbench report</title><style>"
+  + "body{font-family:'DejaVu Sans',sans-serif;max-width:1200px;margin:auto;padding:.5em 1em;line-height:1.4;font-size:15px}"
+  + "h1{margin:.2em 0}h2{border-bottom:2px solid #0072B2;padding-bottom:.1em;margin-top:1.5em}"
+  + "table{border-collapse:collapse;margin:.5em 0;max-width:100%}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere}"
+  + "table.cmp td{text-align:right}.nm{color:#888;font-style:italic}.err{color:#a00}pre.err{background:#fee;padding:.5em;white-space:pre-wrap;overflow-wrap:anywhere}"
   + ".st{font-size:.6em;padding:.1em .4em;border-radius:.3em;vertical-align:middle;color:#fff;background:#888}.st.ok{background:#070}.st.failed,.st.missing{background:#a00}.st.interrupted{background:#c70}"
-  + ".figs figure{display:inline-block;margin:.5em}.figs img{max-width:32em}.pair{display:flex;gap:2em;flex-wrap:wrap}.fixture{background:#fd0;padding:1em;font-weight:bold}"
-  + "caption{font-weight:bold;text-align:left}</style></head><body>\n"
+  + "figure{margin:.5em 0}figure img{width:100%;max-width:1000px;height:auto;display:block}figcaption{font-size:.8em;color:#555}"
+  + ".pair{display:flex;gap:2em;flex-wrap:wrap}.fixture{background:#fd0;padding:1em;font-weight:bold}"
+  + "caption{font-weight:bold;text-align:left}details{margin:.4em 0}summary{cursor:pointer;color:#0072B2}p.more{font-size:.9em;color:#444}"
+  + ".first{display:grid;grid-template-columns:minmax(0,5fr) minmax(0,6fr);gap:1.5em;align-items:start}"
+  + ".first #findings h2{margin-top:.3em}.headlines .headline{margin-bottom:1em}.headline a.to{font-weight:bold;text-decoration:none}"
+  + ".card{border:2px solid #888;border-radius:.4em;padding:.5em 1em}.card.pass{border-color:#070}.card.fail{border-color:#a00}.card .verdict{font-size:1.3em;font-weight:bold}"
+  + "@media print{body{max-width:none;font-size:11pt}section{break-before:page}.first{display:block}figure,table{break-inside:avoid}}"
+  + "</style></head><body>\n"
   + "<h1>rootbench report</h1>\n"
   + (if $b.fixture then "<p class=\"fixture\">TEST FIXTURE: these results were written by hand for testing the report generator. They are NOT measurements.</p>\n" else "" end)
-  + "<p>Results directory <code class=\"meta\">\($b.run | esc)</code>; generated <span class=\"meta\">\($b.generated | esc)</span> by <code>analysis/report</code>. Beside each value stands the value of the reference study, \(val($b.paper; "paper.json"; ["citation"])), with the section it comes from, the ratio of this run's value to it and the difference. A value shown as <span class=\"nm\">not measured</span> is absent from the results. Every number on this page is read from the files of the results directory (hover: <code>data-src</code>).</p>\n"
+  + "<p class=\"intro\">Results <code class=\"meta\">\($b.run | esc)</code>, generated <span class=\"meta\">\($b.generated | esc)</span>. The reference study: \(val($b.paper; "paper.json"; ["citation"])). Every number is read from the results directory (hover: its file and path); every value and table is on <a href=\"\(data_page)\">the data page</a>.</p>\n"
   # A comparison of servers (make compare-servers) holds the experiments in
   # each server's own directories: its page shows the comparison, the
   # testbed and the experiments this directory itself holds, not a "did not
@@ -231,7 +256,10 @@ def page:
   [$b.registry[] | select(.bench) | [.name, .short]] as $experiments
   | (if $cmp then "" else
     "<p>Experiments: " + ([ $experiments[] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n" end)
-  + findings_section($b; if $cmp then [] else $experiments end) + "\n"
+  + (headlines($b)) as $heads
+  | (if ($heads | length) == 0 then findings_section($b; if $cmp then [] else $experiments end)
+     else "<div class=\"first\"><div>" + findings_section($b; if $cmp then [] else $experiments end) + "</div>"
+       + "<div class=\"headlines\">" + ($heads | join("")) + "</div></div>" end) + "\n"
   + bench_section + "\n" + compare_section($b) + "\n" + per_cpu_section($b) + "\n" + testbed_section + "\n"
   + (if shown("udp") then udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n" else "" end)
   + (if shown("udp-unshaped") then udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n" else "" end)

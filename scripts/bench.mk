@@ -3,6 +3,7 @@
 #        experiment, testbed down, report -> results/<UTC stamp>/ (results/latest)
 #   make report [RESULTS=dir]              (re)write dir/report.html (default results/latest)
 #   make report-check [RESULTS=dir]        verify every number of the report against the files
+#   make report-pdf [RESULTS=dir]          dir/report.pdf from the report (Chromium, headless)
 # SCALE is exported so every experiment (make udp, sizes, lb-verify, tcp)
 # reads the same scale when run alone too; default quick.
 
@@ -10,7 +11,7 @@ SCALE ?= quick
 export SCALE
 RESULTS ?= results/latest
 
-.PHONY: bench report report-check
+.PHONY: bench report report-check report-pdf
 bench:
 	@scripts/bench
 
@@ -19,3 +20,6 @@ report:
 
 report-check:
 	@analysis/report-check $(RESULTS)
+
+report-pdf:
+	@analysis/report-pdf $(RESULTS)

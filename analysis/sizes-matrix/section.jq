@@ -10,11 +10,11 @@ include "report-lib";
 def sizes_matrix_section($b):
   $b.exps["sizes-matrix"] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
   | "<section id=\"sizes-matrix\"><h2>DNSSEC sizing matrix: algorithms, key rolls, DO share, EDNS buffer \(status_badge($e))</h2>"
-  + "<p><b>What is measured.</b> Each cell serves one zone state (signing algorithm and key sizes, NSEC or NSEC3, a KSK roll with two KSKs signing the DNSKEY set, a ZSK pre-published) and replays one query profile (the DO share of the paper's traffic, of a root server's more recent traffic, or forced) with the advertised EDNS buffer as the profile has it or forced to one size, slowly enough that every query is answered. The switch's SNMP octet counters on the router's server-side port give bytes per query in and out; a capture of the answers gives the share truncated (TC=1: each such query comes back over TCP) and the answer sizes; dig gives the DNSKEY answer of each zone state, whole over TCP and whether it fits a UDP answer. The rules (analysis/sizes-matrix/rules.jq) add the Ethernet overhead per frame to the SNMP bytes, divide each link speed by the result to get the query rate that fills the link, and compare it with the server's unshaped UDP ceiling from this run: the lower one is hit first; where the link's is lower, that rate is where the instance turns from query-bound to byte-bound. The paper (\(val($p; "paper.json"; ["sizes","section"]))) measured one signed zone with one traffic mix.</p>"
   + status_text($e; "the sizing matrix")
   # a failed run may hold no cells, checks or links: nothing to tabulate
   + if $s == null or ($s.cells | type) != "array" then "</section>" else
-      "<p>Design: \(val($s; $f; ["settings","design"])); \(val($s; $f; ["settings","queries_per_cell"])) queries per cell at \(val($s; $f; ["settings","pps"])) queries/s.</p>"
+      figures($e)
+      + "<p>Design: \(val($s; $f; ["settings","design"])); \(val($s; $f; ["settings","queries_per_cell"])) queries per cell at \(val($s; $f; ["settings","pps"])) queries/s.</p>"
       + (if ($s.testbed.server.udp_answer_max | type) == "number" then
            "<p>The servers answer over UDP up to " + val($s; $f; ["testbed","server","udp_answer_max"]) + " bytes (<code>SERVER_EDNS_SIZE</code>): a larger answer comes truncated whatever the query advertises, so a cell's EDNS buffer above that acts as that size.</p>"
          else "" end)
@@ -24,20 +24,20 @@ def sizes_matrix_section($b):
            + " (from " + val($s; $f; ["server_udp_ceiling","source"]) + (if $s.server_udp_ceiling.zone then ", serving the zone " + val($s; $f; ["server_udp_ceiling","zone"]) else "" end) + (if $s.server_udp_ceiling.caused_by then "; its verdict blames the " + val($s; $f; ["server_udp_ceiling","caused_by"]) else "" end) + ")"
          else val($s; $f; ["server_udp_ceiling","qps"]) + (if $s.server_udp_ceiling.status != "not measured" then " (" + val($s; $f; ["server_udp_ceiling","status"]) + ")" else "" end) end)
       + (if $s.server_udp_ceiling.note then "; " + val($s; $f; ["server_udp_ceiling","note"]) else "" end) + ".</p>"
-      + "<h3>Checks</h3><table class=\"kv\">"
+      + "<details><summary>Checks</summary><table class=\"kv\">"
       + ([($s.checks // {}) | keys_unsorted[] as $k
           | "<tr><th>\(val($s; $f; ["checks",$k,"rule"]))</th><td>\(val($s; $f; ["checks",$k,"pass"]))</td><td>"
             + (($s.checks[$k].value) as $v
                | if ($v | type) == "object" then ([$v | keys_unsorted[] as $j | "\($j | esc): \(val($s; $f; ["checks",$k,"value",$j]))"] | join(", "))
                  else val($s; $f; ["checks",$k,"value"]) end)
             + "</td></tr>"] | join(""))
-      + "</table>"
+      + "</table></details>"
       + ([$s.cells | to_entries[] | select(.value.zone_state == "paper") | .key][0] as $i
          | if $i == null then "" else
              "<h4>The paper's zone state</h4>" + cmp_head(val($p; "paper.json"; ["sizes","section"]))
              + cmp_row("bytes per query out, cell " + val($s; $f; ["cells",$i,"cell"]); $s; $f; ["cells",$i,"bytes_per_query_out"]; 1; null; $p; ["sizes","tests","signed","bytes_per_query_out"]; "the paper's own traffic mix")
              + "</table>" end)
-      + "<h3>Cells</h3><table class=\"csv\"><tr><th>cell (zone state : profile : EDNS buffer)</th><th>bytes/query in</th><th>bytes/query out</th><th>TC share, %</th><th>answer bytes mean / median / max</th><th>DNSKEY answer, bytes</th>"
+      + "<h3>Cells</h3><table class=\"csv\"><caption>One row per cell: bytes on the wire, truncation, answer sizes and which ceiling an instance meets first at each link speed</caption><tr><th>cell (zone state : profile : EDNS buffer)</th><th>bytes/query in</th><th>bytes/query out</th><th>TC share, %</th><th>answer bytes mean / median / max</th><th>DNSKEY answer, bytes</th>"
       + ([range(0; $s.links_bps // [] | length) as $l | "<th>\(val($s; $f; ["links_bps",$l]; 0; 0.000001)) Mb/s: first ceiling, at queries/s; byte-bound above</th>"] | join(""))
       + "</tr>"
       + ([$s.cells | to_entries[] | .key as $i | ["cells",$i] as $c
@@ -49,9 +49,8 @@ def sizes_matrix_section($b):
                 | "<td>\(val($s; $f; $q + ["first_ceiling"]))\(if .value.links[$l].first_ceiling_qps != null then ", " + val($s; $f; $q + ["first_ceiling_qps"]) else "" end); \(if .value.links[$l].crossover_qps != null then val($s; $f; $q + ["crossover_qps"]) else "never" end)</td>"] | join(""))
             + "</tr>"] | join(""))
       + "</table>"
-      + figures($e)
-      + "<h4>This run's tables</h4>" + tables($e; [])
-      + settings_table($s; $f; $b.labels["sizes-matrix"] // {})
+      + "<details><summary>What is measured</summary><p>Each cell serves one zone state (signing algorithm and key sizes, NSEC or NSEC3, a KSK roll with two KSKs signing the DNSKEY set, a ZSK pre-published) and replays one query profile (the DO share of the paper's traffic, of a root server's more recent traffic, or forced) with the advertised EDNS buffer as the profile has it or forced to one size, slowly enough that every query is answered. The switch's SNMP octet counters on the router's server-side port give bytes per query in and out; a capture of the answers gives the share truncated (TC=1: each such query comes back over TCP) and the answer sizes; dig gives the DNSKEY answer of each zone state, whole over TCP and whether it fits a UDP answer. The rules (analysis/sizes-matrix/rules.jq) add the Ethernet overhead per frame to the SNMP bytes, divide each link speed by the result to get the query rate that fills the link, and compare it with the server's unshaped UDP ceiling from this run: the lower one is hit first; where the link's is lower, that rate is where the instance turns from query-bound to byte-bound. The paper (\(val($p; "paper.json"; ["sizes","section"]))) measured one signed zone with one traffic mix.</p></details>"
+      + settings_table($s; $f; $b.labels["sizes-matrix"] // {}) + more_link("sizes-matrix"; $e)
       + "</section>"
     end;
 

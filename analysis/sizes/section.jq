@@ -16,13 +16,39 @@ def paper_size_key($name):
   elif ($name | test("signed")) then "signed"
   else null end;
 
+# sizes_table($s; $f; $p): one row per zone variant: bytes per query in
+# and out, the growth over unsigned, and the paper's where it has the
+# variant (its column empty otherwise).
+def sizes_table($s; $f; $p):
+  size_variants($s) as $vs
+  | if ($vs | length) == 0 then "<p>Per-variant bytes: \(nm)</p>" else
+      "<table class=\"cmp\"><caption>Bytes per query on the wire (SNMP, the router's server port), by zone variant</caption>"
+      + "<tr><th>zone variant</th><th>queries</th><th>bytes per query in</th><th>bytes per query out</th><th>growth of answers vs unsigned</th>"
+      + "<th>paper \(val($p; "paper.json"; ["sizes","section"])): out per query</th><th>ratio this run / paper</th></tr>"
+      + ([$vs[] | . as $v | paper_size_key($v.name) as $k
+          | "<tr><th><code class=\"meta\">\($v.name | esc)</code></th>"
+            + "<td>\(val($s; $f; $v.path + ["queries"]))</td>"
+            + "<td>\(val($s; $f; $v.path + ["bytes_per_query_in"]; 1; null))</td>"
+            + "<td>\(val($s; $f; $v.path + ["bytes_per_query_out"]; 1; null))</td>"
+            + "<td>\(if ($s | at($v.path + ["growth_vs_unsigned"]) | type) == "number" then "+" + val($s; $f; $v.path + ["growth_vs_unsigned"]; 1; 100) + " %" else "" end)</td>"
+            + (if $k == null then "<td></td><td></td>"
+               else "<td>\(val($p; "paper.json"; ["sizes","tests",$k,"bytes_per_query_out"]; 1; null))</td>"
+                 + "<td>\(calc("ratio"; ref($s; $f; $v.path + ["bytes_per_query_out"]); ref($p; "paper.json"; ["sizes","tests",$k,"bytes_per_query_out"]); 2; null))</td>" end)
+            + "</tr>"] | join(""))
+      + "</table>"
+    end;
+
 def sizes_section($b):
   $b.exps.sizes as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
   | "<section id=\"sizes\"><h2>Response sizes, unsigned and signed \(status_badge($e))</h2>"
-  + "<p><b>What is measured.</b> The same query set is sent slowly (so every query is answered) once to servers with the unsigned root zone and once with a DNSSEC-signed one. The switch's SNMP octet counters on the router's server-side port give the bytes on the wire in both directions; divided by the number of queries they give bytes per query. The growth of the answers is what signing costs in bandwidth. The paper (\(val($p; "paper.json"; ["sizes","section"]))) found less growth than expected, because many queries, especially those answered NXDOMAIN, do not ask for DNSSEC records (no OPT record or DO bit clear), so their answers do not grow; the tables of response codes, DO/OPT shares and advertised EDNS sizes test that explanation on this run's query set.</p>"
   + status_text($e; "the sizes experiment")
   + if $s == null then "</section>" else
-      ( [size_variants($s)[] | . as $v | paper_size_key($v.name) as $k
+      figures($e)
+      + sizes_table($s; $f; $p)
+      + (if ($p.sizes.growth_vs_unsigned | type) == "number" then "<p>The paper's answers grew by " + val($p; "paper.json"; ["sizes","growth_vs_unsigned"]; 0; 100) + " % when the zone was signed.</p>" else "" end)
+      + "<details><summary>What is measured</summary><p>The same query set is sent slowly (so every query is answered) once to servers with the unsigned root zone and once with a DNSSEC-signed one. The switch's SNMP octet counters on the router's server-side port give the bytes on the wire in both directions; divided by the number of queries they give bytes per query. The growth of the answers is what signing costs in bandwidth. The paper (\(val($p; "paper.json"; ["sizes","section"]))) found less growth than expected, because many queries, especially those answered NXDOMAIN, do not ask for DNSSEC records (no OPT record or DO bit clear), so their answers do not grow; the tables of response codes, DO/OPT shares and advertised EDNS sizes (the data page) test that explanation on this run's query set.</p></details>"
+      + "<details><summary>Each variant beside the paper, in bytes</summary>"
+      + ( [size_variants($s)[] | . as $v | paper_size_key($v.name) as $k
           | "<h4>Variant <code class=\"meta\">\($v.name | esc)</code></h4>" + cmp_head(val($p; "paper.json"; ["sizes","section"]))
           + cmp_row("queries"; $s; $f; $v.path + ["queries"]; null; null; $p; (if $k then ["sizes","tests",$k,"queries"] else null end); null)
           + cmp_row("bytes in (queries, SNMP)"; $s; $f; $v.path + ["bytes_in"]; null; null; $p; (if $k then ["sizes","tests",$k,"bytes_in"] else null end); null)
@@ -30,10 +56,9 @@ def sizes_section($b):
           + cmp_row("bytes per query in"; $s; $f; $v.path + ["bytes_per_query_in"]; 1; null; $p; (if $k then ["sizes","tests",$k,"bytes_per_query_in"] else null end); null)
           + cmp_row("bytes per query out"; $s; $f; $v.path + ["bytes_per_query_out"]; 1; null; $p; (if $k then ["sizes","tests",$k,"bytes_per_query_out"] else null end); null)
           + (if $k != null and $k != "unsigned" then cmp_row("growth of answers vs unsigned, %"; $s; $f; $v.path + ["growth_vs_unsigned"]; 1; 100; $p; ["sizes","growth_vs_unsigned"]; null) else "" end)
-          + "</table>"] | if length == 0 then "<p>Per-variant bytes: \(nm)</p>" else join("") end )
-      + figures($e)
-      + "<h4>This run's tables</h4>" + tables($e; [])
-      + "<h4>The paper's tables</h4><div class=\"pair\">"
+          + "</table>"] | join("") )
+      + "</details>"
+      + "<details><summary>The paper's tables (response codes, queries without DNSSEC, EDNS sizes)</summary><div class=\"pair\">"
       + "<table class=\"csv\"><caption>\(val($p; "paper.json"; ["sizes","rcodes","section"]))</caption><tr><th>rcode</th><th></th><th>unsigned</th><th>share</th><th>signed</th><th>share</th></tr>"
       + ([$p.sizes.rcodes.rows | to_entries[] | .key as $i | ["sizes","rcodes","rows",$i] as $q
           | "<tr><td>\(val($p; "paper.json"; $q + ["code"]))</td><td>\(val($p; "paper.json"; $q + ["name"]))</td><td>\(val($p; "paper.json"; $q + ["unsigned"]))</td><td>\(if .value.unsigned_share then val($p; "paper.json"; $q + ["unsigned_share"]; 1; 100) + "%" else "" end)</td><td>\(val($p; "paper.json"; $q + ["signed"]))</td><td>\(if .value.signed_share then val($p; "paper.json"; $q + ["signed_share"]; 1; 100) + "%" else "" end)</td></tr>"] | join(""))
@@ -45,8 +70,8 @@ def sizes_section($b):
       + "<table class=\"csv\"><caption>\(val($p; "paper.json"; ["sizes","edns_sizes","section"]))</caption><tr><th>EDNS size</th><th>count</th><th>share</th></tr>"
       + ([$p.sizes.edns_sizes.rows | to_entries[] | .key as $i | ["sizes","edns_sizes","rows",$i] as $q
           | "<tr><td>\(val($p; "paper.json"; $q + ["size"]))</td><td>\(val($p; "paper.json"; $q + ["count"]))</td><td>\(if .value.share then val($p; "paper.json"; $q + ["share"]; 0; 100) + "%" else "" end)</td></tr>"] | join(""))
-      + "</table></div>"
-      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + values_table($s; $f; ["testbed","settings"])
+      + "</table></div></details>"
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + more_link("sizes"; $e)
       + "</section>"
     end;
 

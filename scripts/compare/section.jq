@@ -40,9 +40,8 @@ def compare_section($b):
         + "</ul>"
         + "<p>Status of each server's experiments, per repetition: " + ([$s.servers | to_entries[] | .key as $i
             | "\(val($s; $f; ["servers",$i,"name"])): UDP \([.value.udp.statuses | to_entries[] | val($s; $f; ["servers",$i,"udp","statuses",.key])] | join("/")), sizes \([.value.sizes.statuses | to_entries[] | val($s; $f; ["servers",$i,"sizes","statuses",.key])] | join("/")), TCP \([.value.tcp.statuses | to_entries[] | val($s; $f; ["servers",$i,"tcp","statuses",.key])] | join("/"))"] | join("; ")) + ".</p>"
-        + "<h3>Tables</h3><p>The answer codes and answer sizes of each server's sizes run, copied from its results: differences in bytes per query come from what each server puts in an answer's authority and additional sections (docs/servers.md).</p>"
-        + tables($e; [])
-        + values_table($s; $f; ["schema","experiment"])
+        + "<p>The answer codes and answer sizes of each server's sizes run are copied from its results to the data page: differences in bytes per query come from what each server puts in an answer's authority and additional sections (docs/servers.md).</p>"
+        + more_link("compare"; $e)
       end)
     + "</section>"
   end;

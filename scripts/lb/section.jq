@@ -7,10 +7,10 @@ include "report-lib";
 def lb_section($b):
   $b.exps.lb as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
   | "<section id=\"lb\"><h2>TCP load-balancer stickiness \(status_badge($e))</h2>"
-  + "<p><b>What is measured.</b> DNS over TCP needs every packet of a connection to reach the same server; a balancer that splits a connection breaks it. Many client source addresses each make TCP queries; both servers record which sources reached them. The verdict is <em>pass</em> only when every query succeeded, no source reached both servers (overlap) and no connection was split. The paper (\(val($p; "paper.json"; ["lb","section"]))) found both routers sticky and the sources shared about evenly between the two servers. A per-packet balancer, which must fail this check, is its negative control.</p>"
   + status_text($e; "the load-balancer check")
   + if $s == null then "</section>" else
-      cmp_head(val($p; "paper.json"; ["lb","section"]))
+      (if ($e.figures | length) > 0 then figures($e) else "" end)
+      + cmp_head(val($p; "paper.json"; ["lb","section"]))
       + "<tr><th>verdict</th><td>\(val($s; $f; ["verdict"]))</td><td></td><td></td><td></td></tr>"
       + cmp_row("client source addresses"; $s; $f; ["sources"]; null; null; $p; ["lb","sources"]; null)
       + cmp_row("TCP queries"; $s; $f; ["queries"]; null; null; $p; null; null)
@@ -25,10 +25,22 @@ def lb_section($b):
              + cmp_row("sources on \($k) (paper: Cisco)"; $s; $f; ["per_server",$k] + (if ($s.per_server[$k] | type) == "object" then ["sources"] else [] end); null; null; $p; ["lb","per_server","cisco",$k]; null)] | join("")
           else "" end )
       + "</table>"
-      + figures($e) + tables($e; [])
+      + "<details><summary>What is measured</summary><p>DNS over TCP needs every packet of a connection to reach the same server; a balancer that splits a connection breaks it. Many client source addresses each make TCP queries; both servers record which sources reached them. The verdict is <em>pass</em> only when every query succeeded, no source reached both servers (overlap) and no connection was split. The paper (\(val($p; "paper.json"; ["lb","section"]))) found both routers sticky and the sources shared about evenly between the two servers. A per-packet balancer, which must fail this check, is its negative control.</p></details>"
       + (if $e.texts | length > 0 then ([$e.texts[] | "<p>Text report: <a href=\"\(esc)\"><code>\(esc)</code></a></p>"] | join("")) else "" end)
-      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + values_table($s; $f; ["testbed","settings"])
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + more_link("lb"; $e)
       + "</section>"
+    end;
+
+# lb_card($b): the verdict as the report's first screen shows it (the
+# experiment has no figure): pass or fail, and the counts that decide it.
+def lb_card($b):
+  $b.exps.lb as $e | $e.summary as $s | $e.file as $f
+  | if ($s.verdict // null) == null then "" else
+      "<div class=\"card \(if ($s.verdict | ascii_downcase) == "pass" then "pass" else "fail" end)\"><div class=\"verdict\">Load balancer: " + val($s; $f; ["verdict"]) + "</div>"
+      + "<p>Does every TCP connection stay on one server? Of " + val($s; $f; ["sources"]) + " client sources, "
+      + val($s; $f; ["overlap_sources"] | in_object($s; "count")) + " reached both servers; "
+      + val($s; $f; ["split_connections"] | in_object($s; "count")) + " connections were split; "
+      + val($s; $f; ["failed"] | in_object($s; "total")) + " queries failed.</p></div>"
     end;
 
 # LB: the stickiness verdict and the three figures that decide it.

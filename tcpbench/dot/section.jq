@@ -9,10 +9,10 @@ def dot_section($b):
   $b.exps.dot as $e | $e.summary as $s | $e.file as $f
   | if ($e.dir_exists | not) then "" else
     "<section id=\"dot\"><h2>DNS over TLS \(status_badge($e))</h2>"
-    + "<p><b>What is measured.</b> The TCP capacity sweep with DNS over TLS: each connection makes one TLS handshake, verified against the testbed's own CA, and sends one query; x is the offered rate of handshakes. The same search, the same counters of every layer and the same verdict rules as the TCP experiment say where the first work was lost and whether the server or the rig caused it. It runs once with a full handshake per connection and once with session resumption. Beside it, the bytes on the wire per query over UDP, plain TCP and DoT, from the switch's SNMP octet counters at a fixed modest rate, with one or several queries per connection: what TLS adds to every query.</p>"
     + status_text($e; "the DoT experiment")
     + (if $s == null then "" else
-        "<h3>Handshakes per second</h3>"
+        figures($e)
+        + "<h3>Handshakes per second</h3>"
         + "<table class=\"cmp\"><tr><th>configuration</th><th>handshakes</th><th>0.1% of connections fail, handshakes/s</th><th>1% fail</th><th>highest answered</th><th>plain TCP, 0.1% fail, conn/s</th><th>DoT / TCP</th><th>verdict</th><th>server's capacity</th><th>server CPU budget</th><th>per CPU (projection), handshakes/s</th></tr>"
         + ([[["full","full"],["resume","resumed"]][] as [$k, $name]
             | ($s[$k].configs // {}) | keys[] as $c
@@ -27,7 +27,7 @@ def dot_section($b):
               + "<td>\(val($s; $f; [$k,"configs",$c,"budget"]))</td>"
               + "<td>\(val($s; $f; [$k,"configs",$c,"handshakes_per_cpu"]; 0; null))</td></tr>"] | join(""))
         + "</table>"
-        + "<p>A knee the verdict does not give to the server is the rig's: on this machine the generator makes its side of every handshake on the client CPU, so a generator-limited sweep says what the rig could offer, not what the server can do. Under a server CPU budget (SERVER_CPU) the server is made the bottleneck; its handshakes per CPU are the handled rate at the knee over the server CPU's busy share then (docs/tcp.md), a projection to a whole CPU, not a measurement. Each sweep's points and verdict evidence: the tables below and <code>dot/full</code>, <code>dot/resume</code>.</p>"
+        + "<p>A knee the verdict does not give to the server is the rig's: on this machine the generator makes its side of every handshake on the client CPU, so a generator-limited sweep says what the rig could offer, not what the server can do. Under a server CPU budget (SERVER_CPU) the server is made the bottleneck; its handshakes per CPU are the handled rate at the knee over the server CPU's busy share then (docs/tcp.md), a projection to a whole CPU, not a measurement. Each sweep's points and verdict evidence: the data page and <code>dot/full</code>, <code>dot/resume</code>.</p>"
         + "<h3>Bytes on the wire per query</h3>"
         + (if ($s.bytes.cases | type) != "array" then "<p class=\"nm\">The bytes were not measured in this run.</p>"
            else
@@ -47,6 +47,7 @@ def dot_section($b):
              + "</table>"
            end)
       end)
-    + figures($e) + tables($e; [])
+    + "<details><summary>What is measured</summary><p>The TCP capacity sweep with DNS over TLS: each connection makes one TLS handshake, verified against the testbed's own CA, and sends one query; x is the offered rate of handshakes. The same search, the same counters of every layer and the same verdict rules as the TCP experiment say where the first work was lost and whether the server or the rig caused it. It runs once with a full handshake per connection and once with session resumption. Beside it, the bytes on the wire per query over UDP, plain TCP and DoT, from the switch's SNMP octet counters at a fixed modest rate, with one or several queries per connection: what TLS adds to every query.</p></details>"
+    + more_link("dot"; $e)
     + "</section>"
   end;

@@ -60,16 +60,52 @@ def tcp_verdict($s; $f):
        else "" end)
   end;
 
+# figs_under($e; $prefix; $not): the figures of $e whose file starts
+# with $prefix (and not with any of $not), as full-width figures.
+def figs_under($e; $prefix; $not):
+  [$e.figures[] | select(.png | startswith($prefix)) | select(.png as $g | any($not[]; . as $n | $g | startswith($n)) | not)]
+  | if length == 0 then "" else "<div class=\"figs\">" + (map(figure(.)) | join("")) + "</div>" end;
+
+# tcp_table($b; $subs): the section's question, one row per configuration:
+# where connections began to fail, the most answered, who set the knee,
+# and the paper's.
+def tcp_table($b; $subs):
+  $b.paper as $p
+  | "<table class=\"cmp\"><caption>How many TCP connections per second, and what set the limit</caption>"
+  + "<tr><th>configuration</th><th>0.1 % of connections fail at, conn/s</th><th>highest answered, conn/s</th><th>what set the limit</th>"
+  + "<th>paper \(val($p; "paper.json"; ["tcp","section"])): 0.1 % fail</th><th>paper: highest</th></tr>"
+  + ([["1p1s","2p1s","2p2s"][] as $c | ($subs[$c].summary // null) as $s | "tcp/\($c)/summary.json" as $f
+      | select($s != null)
+      | "<tr><th>\($c | esc)</th><td>\(val($s; $f; ["fail_0_1pct_qps"]; 0; null))</td><td>\(val($s; $f; ["max_qps"]; 0; null))</td>"
+        + "<td>\(val($s; $f; ["verdict","summary"]))</td>"
+        + "<td>\(if $p.tcp[$c].fail_0_1pct_qps then val($p; "paper.json"; ["tcp",$c,"fail_0_1pct_qps"]) else "" end)</td>"
+        + "<td>\(if $p.tcp[$c].max_qps then val($p; "paper.json"; ["tcp",$c,"max_qps"]) else "" end)</td></tr>"] | join(""))
+  + "</table>";
+
 def tcp_section($b):
   $b.exps.tcp as $e | $b.paper as $p
   | ($e.subs // {}) as $subs
   | "<section id=\"tcp\"><h2>TCP capacity \(status_badge($e))</h2>"
-  + "<p><b>What is measured.</b> An open-loop generator opens TCP connections at a fixed rate, each sending one query and waiting for the answer, with a timeout; a connection not completed in time fails. For each rate the fraction of failed connections is recorded. Three configurations separate the causes: one player and one server (1p1s), two players and one server (2p1s: if the curve does not move, the players are not the limit), two players and two servers in pairs (2p2s: if the total doubles, the network is not the limit). A point where the generator could not keep its schedule is marked invalid and is not a server result. On this testbed every layer's counters are sampled at every point (generator, players, switch, router, link, server kernel, server daemon), and each configuration gets a verdict: the layer that lost the first work, the counter that shows it, and whether the server or the rig caused it; a knee the rig caused is never shown as the server's capacity. The paper (\(val($p; "paper.json"; ["tcp","section"]))) reports the rates where one per mille and one percent of connections fail and the rate where the server collapses.</p>"
   + status_text($e; "the TCP experiment")
+  + figs_under($e; "tcp/"; ["tcp/1p1s/","tcp/2p1s/","tcp/2p2s/"])
+  + (if ($subs | length) > 0 then tcp_table($b; $subs) else "" end)
+  + "<details><summary>What is measured</summary><p>An open-loop generator opens TCP connections at a fixed rate, each sending one query and waiting for the answer, with a timeout; a connection not completed in time fails. For each rate the fraction of failed connections is recorded. Three configurations separate the causes: one player and one server (1p1s), two players and one server (2p1s: if the curve does not move, the players are not the limit), two players and two servers in pairs (2p2s: if the total doubles, the network is not the limit). A point where the generator could not keep its schedule is marked invalid and is not a server result. On this testbed every layer's counters are sampled at every point (generator, players, switch, router, link, server kernel, server daemon), and each configuration gets a verdict: the layer that lost the first work, the counter that shows it, and whether the server or the rig caused it; a knee the rig caused is never shown as the server's capacity. The paper (\(val($p; "paper.json"; ["tcp","section"]))) reports the rates where one per mille and one percent of connections fail and the rate where the server collapses.</p></details>"
   + ( [ ["1p1s","2p1s","2p2s"][] as $c | $subs[$c] as $cs | ($cs.summary // null) as $s | "tcp/\($c)/summary.json" as $f
         | "<h3>\($c | esc)</h3>"
         + if $s == null then "<p class=\"err\">No results for configuration \($c | esc).</p>" else
             status_text({summary: $s, summary_error: null, file: $f, dir_exists: true, target: "tcp"}; "this configuration")
+            + figs_under($e; "tcp/\($c)/\($c)."; [])
+            + tcp_verdict($s; $f)
+            # A crossing that is absent was not reached: say below which rate,
+            # and whether the generator, not the server, ended the sweep.
+            # (one string for both crossings: a generator here would repeat
+            # the whole configuration once per crossing)
+            + ([[["fail_0_1pct","0.1%"],["fail_1pct","1%"]][] as [$k, $name]
+               | if ($s[$k].not_reached // false) and ($s[$k].below != null) then
+                   "<p>No valid rate up to \(val($s; $f; [$k,"below"])) q/s made \($name) of the connections fail"
+                   + (if ($s.generator_limited_points // 0) > 0 then "; above it the generator could not keep its schedule (generator-limited points: \(val($s; $f; ["generator_limited_points"]))), so this run has no server result there.</p>" else ".</p>" end)
+                 else "" end] | join(""))
+            + "<details><summary>\($c | esc) beside the paper, and where the work was lost</summary>"
             + cmp_head(val($p; "paper.json"; ["tcp",$c,"section"]))
             + cmp_row("rate where 0.1% of connections fail, q/s"; $s; $f; ["fail_0_1pct_qps"]; 0; null; $p; (if $p.tcp[$c].fail_0_1pct_qps then ["tcp",$c,"fail_0_1pct_qps"] else null end); null)
             + cmp_row("rate where 1% of connections fail, q/s"; $s; $f; ["fail_1pct_qps"]; 0; null; $p; (if $p.tcp[$c].fail_1pct_qps then ["tcp",$c,"fail_1pct_qps"] else null end); null)
@@ -81,20 +117,11 @@ def tcp_section($b):
                  + "</td><td>\(val($p; "paper.json"; ["tcp","2p2s","factor_vs_1p1s"]))</td><td></td><td></td></tr>"
                else "" end)
             + "</table>"
-            # A crossing that is absent was not reached: say below which rate,
-            # and whether the generator, not the server, ended the sweep.
-            # (one string for both crossings: a generator here would repeat
-            # the whole configuration once per crossing)
-            + ([[["fail_0_1pct","0.1%"],["fail_1pct","1%"]][] as [$k, $name]
-               | if ($s[$k].not_reached // false) and ($s[$k].below != null) then
-                   "<p>No valid rate up to \(val($s; $f; [$k,"below"])) q/s made \($name) of the connections fail"
-                   + (if ($s.generator_limited_points // 0) > 0 then "; above it the generator could not keep its schedule (generator-limited points: \(val($s; $f; ["generator_limited_points"]))), so this run has no server result there.</p>" else ".</p>" end)
-                 else "" end] | join(""))
-            + tcp_verdict($s; $f)
-            + values_table($s; $f; ["testbed","settings","loss_by_layer","layers"])
+            + figs_under($e; "tcp/\($c)/"; ["tcp/\($c)/\($c)."])
+            + "</details>"
           end ] | join("") )
-  + figures($e) + tables($e; ["1p1s/points.csv","2p1s/points.csv","2p2s/points.csv"])
-  + (if $e.summary then settings_table($e.summary; $e.file; $b.labels[$e.summary.experiment] // {}) + values_table($e.summary; $e.file; ["testbed","settings","configs"]) else "" end)
+  + (if $e.summary then settings_table($e.summary; $e.file; $b.labels[$e.summary.experiment] // {}) else "" end)
+  + more_link("tcp"; $e)
   + "</section>";
 
 # tcp-limits (make tcp-limits): how tcp-count and the backlog move the knee.
@@ -102,13 +129,14 @@ def tcp_limits_section($b):
   $b.exps["tcp-limits"] as $e | ($e.summary) as $s | $e.file as $f
   | if $s == null then "" else
       "<section id=\"tcp-limits\"><h2>TCP knee against NSD's tcp-count and the listen backlog \(status_badge($e))</h2>"
+      + figures($e)
       + "<p><b>What is measured.</b> The 1p1s TCP sweep once per combination of NSD's tcp-count and the servers' listen backlog. Each combination's knee is set beside the knee Little's law predicts from what was measured below it (the longest server stall against the backlog, the time a connection holds a tcp-count slot, the server CPU per connection); the figure puts predicted against measured.</p>"
       + status_text($e; "the tcp-limits experiment")
       + "<table class=\"csv\"><tr><th>tcp-count</th><th>backlog</th><th>knee (0.1 % failed)</th><th>predicted</th><th>predicted by</th><th>verdict</th></tr>"
       + ([$s.combinations // [] | to_entries[] | .key as $i
           | "<tr><td>\(val($s; $f; ["combinations",$i,"tcp_count"]))</td><td>\(val($s; $f; ["combinations",$i,"backlog"]))</td><td>\(val($s; $f; ["combinations",$i,"knee"]))</td><td>\(val($s; $f; ["combinations",$i,"predicted"]))</td><td>\(val($s; $f; ["combinations",$i,"predicted_by"]))</td><td>\(val($s; $f; ["combinations",$i,"verdict"]))</td></tr>"] | join(""))
       + "</table>"
-      + figures($e) + tables($e; [])
+      + more_link("tcp-limits"; $e)
       + "</section>"
     end;
 

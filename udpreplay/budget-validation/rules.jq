@@ -15,8 +15,9 @@ def daemon_us_per_query:
 # (qps_per_cpu null where the server CPU was not what ran out) ->
 # per budget the spread of its repetitions; across budgets the spread of
 # their medians ((max - min) / median, %), validated when at least two
-# budgets gave a figure in at least two and half of their runs and that
-# spread is within the goal; rule says why.
+# budgets gave a figure in at least two and half of their runs, that
+# spread is within the goal and so is the spread of the runs within each
+# of those budgets; rule says why.
 def validation($goal):
   . as $runs
   | ([$runs[] | .budget] | unique) as $budgets
@@ -31,6 +32,14 @@ def validation($goal):
   | [ $by[] | select(.qps_per_cpu.n >= 2 and .qps_per_cpu.n * 2 >= .runs) ] as $with
   | [ $by[] | select(.qps_per_cpu.n > 0 and (.qps_per_cpu.n < 2 or .qps_per_cpu.n * 2 < .runs))
       | "\(.budget) (a figure in \(.qps_per_cpu.n) of \(.runs) runs)" ] as $thin
+  # A budget with no figure in any run: the server CPU was never what ran
+  # out there (e.g. the generator ran out first); said with the runs' own words.
+  | [ $by[] | select(.qps_per_cpu.n == 0) | .budget as $f
+      | ([$runs[] | select(.budget == $f) | .ceiling_text // empty] | unique) as $why
+      | "\($f) (no figure in \(if .runs == 1 then "its one run" else "any of its \(.runs) runs" end)\(if ($why | length) > 0 then ": " + ($why | join("; ")) else "" end))" ] as $unreached
+  # Runs of one budget that disagree more than the goal: medians that agree
+  # are then within the noise, not evidence.
+  | [ $with[] | select(.qps_per_cpu.spread_pct > $goal) | "\(.budget): \(.qps_per_cpu.spread_pct) %" ] as $noisy
   | ([ $with[] | .qps_per_cpu.median ] | repeat_spread) as $across
   | [ $by[] | select(.daemon_us_per_query.ceiling.median != null) ] as $costed
   | ([ $costed[] | .daemon_us_per_query.ceiling.median ] | repeat_spread) as $cost
@@ -49,12 +58,17 @@ def validation($goal):
                          then ": the cost per query changed with the budget (a throttled daemon answers what piled up during its pauses in larger batches), so a budget's ceiling does not scale in proportion to a whole CPU"
                          else ": the cost per query did not change with the budget" end)
                   end),
-      validated: (($with | length) >= 2 and $across.spread_pct != null and $across.spread_pct <= $goal),
-      thin_budgets: $thin,
-      rule: (if ($with | length) < 2
+      validated: (($with | length) >= 2 and $across.spread_pct != null and $across.spread_pct <= $goal and ($noisy | length) == 0),
+      noisy_budgets: $noisy,
+      thin_budgets: $thin, unreached_budgets: $unreached,
+      validated_budgets: [$with[] | .budget],
+      rule: ((if ($with | length) < 2
              then "not validated: \($with | length) of \($by | length) budgets gave a figure per CPU in at least two and half of their runs (at the others the server CPU was not what ran out)"
                   + (if ($thin | length) > 0 then "; too few figures at \($thin | join(", "))" else "" end)
+             elif $across.spread_pct <= $goal and ($noisy | length) > 0
+             then "not validated: the medians per CPU of \($with | length) budgets (\([$with[] | .budget | tostring] | join(", "))) agree within \($across.spread_pct) %, but the runs within a budget spread more than the goal of \($goal) % ((max - min) / median: \($noisy | join(", "))): the agreement is within the noise"
              elif $across.spread_pct <= $goal
-             then "validated: the medians per CPU of \($with | length) budgets agree within \($across.spread_pct) % (goal \($goal) %)"
+             then "validated: the medians per CPU of \($with | length) budgets (\([$with[] | .budget | tostring] | join(", "))) agree within \($across.spread_pct) % (goal \($goal) %), and the runs within each budget within the goal too"
              else "not validated: the medians per CPU of \($with | length) budgets differ by \($across.spread_pct) % ((max - min) / median; goal \($goal) %)"
-             end) };
+             end)
+             + (if ($unreached | length) > 0 then "; not measurable at \($unreached | join(", ")): these budgets say nothing either way" else "" end)) };

@@ -4,9 +4,34 @@
 
 include "report-lib";
 
+# physics_text($s; $f): the physics check (is the ceiling what the link
+# carries?) in words.
+def physics_text($s; $f):
+  $s.physics_check as $c
+  | if ($c | type) != "object" then "<p><b>Physics check.</b> \(nm)</p>"
+    elif $c.applicable == false then "<p><b>Physics check.</b> Not applicable: " + val($s; $f; ["physics_check","reason"]) + ".</p>"
+    else
+      "<p><b>Physics check: is the ceiling what the link carries?</b> "
+      + (if ($c.measured_bps | type) == "number" then
+           "At the ceiling the answers needed " + val($s; $f; ["physics_check","measured_bps"]; 0; null) + " bit/s on the wire, against a link of "
+           + val($s; $f; ["physics_check","expected_bps"]; 0; null) + " bit/s"
+         elif ($c.expected_ceiling_qps | type) == "number" then
+           "The link carries " + val($s; $f; ["physics_check","expected_ceiling_qps"]; 0; null) + " answers/s of the mean size"
+         else "" end)
+      + (if ($c.ratio | type) == "number" then " (measured / expected " + val($s; $f; ["physics_check","ratio"]; 3; null) + ")" else "" end)
+      + (if $c.link_limited == true then ": <b>the link, not the servers, set the ceiling</b>"
+         elif $c.link_limited == false then ": the link did not set the ceiling"
+         else "" end)
+      + (if ($c.note | type) == "string" then "; " + val($s; $f; ["physics_check","note"]) else "" end)
+      + (if ($c.rule | type) == "string" then " <small>(rule: " + val($s; $f; ["physics_check","rule"]) + ")</small>" else "" end)
+      + ".</p>"
+    end;
+
 def udp_section($b; $key; $title; $note):
   $b.exps[$key] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
   | "<section id=\"\($key)\"><h2>\($title) \(status_badge($e))</h2>"
+  + status_text($e; "the UDP experiment")
+  + (if $s == null then "" else figures($e) end)
   + (if $note != "" then "<p><b>This run.</b> \($note)</p>" else "" end)
   + (if range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"]) != "" then
        "<p><b>The ceiling.</b> " + range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"])
@@ -27,21 +52,16 @@ def udp_section($b; $key; $title; $note):
      elif ($s.per_cpu.budget | type) == "number" then
        "<p><b>Per CPU of the server.</b> The daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; no per-CPU figure: " + val($s; $f; ["per_cpu","rule"]) + ".</p>"
      else "" end)
-  + "<p><b>What is measured.</b> The players replay DNS queries over UDP at a rising rate towards the service address; the answers go to the Listener, which only counts them. For each offered rate the fraction answered is recorded. The <em>ceiling</em> is the highest answered rate; the <em>critical points</em> are the steps where the answered fraction falls. The paper (\(val($p; "paper.json"; ["udp","section"]))) found its instance limited by its network link of \(val($p; "paper.json"; ["udp","link_bps"])) bit/s, not by the servers: the answered rate stopped growing where answers of the average size filled the link. The physics check below compares our ceiling with the link rate divided by the average answer size on the wire; if they agree, this run too was limited by the link, and the servers' own capacity is above it.</p>"
-  + status_text($e; "the UDP experiment")
   + if $s == null then "</section>" else
-      cmp_head(val($p; "paper.json"; ["udp","section"]))
+      physics_text($s; $f)
+      + cmp_head(val($p; "paper.json"; ["udp","section"]))
       + cmp_row("ceiling, answered q/s (paper: Juniper)"; $s; $f; ["ceiling_qps"]; 0; null; $p; ["udp","ceiling_qps","juniper"]; null)
       + cmp_row("ceiling, answered q/s (paper: Cisco)"; $s; $f; ["ceiling_qps"]; 0; null; $p; ["udp","ceiling_qps","cisco"]; null)
       + cmp_row("link rate, bit/s"; $s; $f; ["link_bps"]; 0; null; $p; ["udp","link_bps"]; null)
       + cmp_row("mean answer on the wire, bytes (paper: Table 2 unsigned, out per query)"; $s; $f; ["mean_answer_wire_bytes"]; 1; null; $p; ["sizes","tests","unsigned","bytes_per_query_out"]; null)
       + "</table>"
-      + (if ($s.physics_check | type) == "object" then
-           "<h4>Physics check</h4><table class=\"kv\">"
-           + ([$s.physics_check | paths(scalars) | . as $q | "<tr><th><code>\($q | pathstr | esc)</code></th><td>\(val($s; $f; ["physics_check"] + $q))</td></tr>"] | join(""))
-           + "</table>"
-         else "<p>Physics check: \(nm)</p>" end)
-      + "<h4>Critical points</h4><div class=\"pair\"><table class=\"csv\"><caption>this run</caption><tr><th>sent q/s (achieved)</th><th>repetition</th><th>answered q/s</th><th>answered fraction</th></tr>"
+      + "<details><summary>What is measured</summary><p>The players replay DNS queries over UDP at a rising rate towards the service address; the answers go to the Listener, which only counts them. For each offered rate the fraction answered is recorded. The <em>ceiling</em> is the highest answered rate; the <em>critical points</em> are the steps where the answered fraction falls. The paper (\(val($p; "paper.json"; ["udp","section"]))) found its instance limited by its network link of \(val($p; "paper.json"; ["udp","link_bps"])) bit/s, not by the servers: the answered rate stopped growing where answers of the average size filled the link. The physics check compares our ceiling with the link rate divided by the average answer size on the wire; if they agree, this run too was limited by the link, and the servers' own capacity is above it.</p></details>"
+      + "<details><summary>Critical points, this run and the paper's</summary><div class=\"pair\"><table class=\"csv\"><caption>this run</caption><tr><th>sent q/s (achieved)</th><th>repetition</th><th>answered q/s</th><th>answered fraction</th></tr>"
       + (if ($s.critical_points | type) == "array" and ($s.critical_points | length) > 0 then
            [$s.critical_points | to_entries[] | .key as $i
             | "<tr><td>\(val($s; $f; ["critical_points",$i,"achieved_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"rep"]))</td><td>\(val($s; $f; ["critical_points",$i,"answered_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"answer_ratio"]; 6; null))</td></tr>"] | join("")
@@ -49,9 +69,8 @@ def udp_section($b; $key; $title; $note):
       + "</table><table class=\"csv\"><caption>paper, Table 1 (router hashing)</caption><tr><th>offered q/s</th><th>answered fraction</th></tr>"
       + ([$p.udp.critical_points | to_entries[] | .key as $i
           | "<tr><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"offered_qps"]; 1; null))</td><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"ratio"]; 6; null))</td></tr>"] | join(""))
-      + "</table></div>"
-      + figures($e) + tables($e; ["points.csv"])
-      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + values_table($s; $f; ["testbed","settings"])
+      + "</table></div></details>"
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + more_link($key; $e)
       + "</section>"
     end;
 
