@@ -100,12 +100,15 @@ write_answer_sizes() {
 
 # plot_matrix: the three figures from the tables (analysis/sizes-matrix/sizes-matrix.gp).
 plot_matrix() {
-    local fig zs ceil
+    local fig zs ceil pu ps
     zs=$(head -n 1 "$EXP_DIR/tc_by_edns.csv" | sed 's/^# idx,edns,\{0,1\}//; s/,/ /g')
     ceil=$(jq -r '.server_udp_ceiling | if .qps then "\(.qps) queries/s" else "not measured" end' "$EXP_DIR/summary.json")
+    # the paper's bytes per query out (unsigned, signed), marked on bytes_by_zone
+    read -r pu ps < <(jq -r '[.sizes.tests.unsigned.bytes_per_query_out, .sizes.tests.signed.bytes_per_query_out] | map(. // 0 | tostring) | join(" ")' "$RB_TOP/analysis/paper.json")
     for fig in bytes_by_zone tc_by_edns crossover; do
         [ "$(grep -vc '^#' "$EXP_DIR/$fig.csv")" -gt 0 ] || { rm -f "$EXP_DIR/$fig".{png,svg,pdf}; continue; }
         plot_render "$RB_TOP/analysis/sizes-matrix/sizes-matrix.gp" "$EXP_DIR/$fig" \
-            "fig='$fig'; datafile='$EXP_DIR/$fig.csv'; zs='$zs'; ceil='$ceil'"
+            "fig='$fig'; datafile='$EXP_DIR/$fig.csv'; zs='$zs'; ceil='$ceil'; paper_unsigned=$pu; paper_signed=$ps" \
+            1000 "$([ "$fig" = crossover ] && echo 680 || echo 560)"
     done
 }

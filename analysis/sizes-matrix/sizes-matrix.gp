@@ -3,7 +3,9 @@
 #   fig       bytes_by_zone | tc_by_edns | crossover
 #   datafile  that table (#-headed CSV, first column an index)
 #   zs (tc_by_edns: the zone-state columns), ceil (crossover: the server's
-#   ceiling in words, for the title); style, fmt, outfile (scripts/lib/plot.sh)
+#   ceiling in words, for the title), paper_unsigned, paper_signed
+#   (bytes_by_zone: the paper's bytes per query out, 0 = none);
+#   style, fmt, outfile (scripts/lib/plot.sh)
 load style
 set datafile separator ","
 set key outside top center horizontal
@@ -13,8 +15,16 @@ if (fig eq "bytes_by_zone") {
     set ylabel "bytes per query"
     set style data histogram
     set style histogram clustered gap 1
-    set xtics rotate by -30
+    set xtics rotate by 30 right
     set yrange [0:*]
+    if (paper_unsigned > 0) {
+        set arrow 1 from graph 0, first paper_unsigned to graph 1, first paper_unsigned nohead dt 3 lw 2 lc rgb c_paper front
+        set label 1 sprintf("paper, unsigned: %.0f B out", paper_unsigned) at graph 0.01, first paper_unsigned offset 0, 0.6 tc rgb c_paper front
+    }
+    if (paper_signed > 0) {
+        set arrow 2 from graph 0, first paper_signed to graph 1, first paper_signed nohead dt 3 lw 2 lc rgb c_paper front
+        set label 2 sprintf("paper, signed: %.0f B out", paper_signed) at graph 0.01, first paper_signed offset 0, 0.6 tc rgb c_paper front
+    }
     plot datafile using 5:xtic(2) title "in (queries)" lc rgb c_rig, \
          '' using 6 title "out (answers)" lt 1, \
          '' using 7 title "DNSKEY answer (dig, DO=1)" lt 6
@@ -31,12 +41,14 @@ if (fig eq "tc_by_edns") {
     plot for [i = 1:n] datafile using (column(i + 2) * 100):xtic(2) title word(zs, i)
 }
 if (fig eq "crossover") {
-    set title "Which runs out first, the link or the server? Query rate that fills each link (bars)\nagainst the server's unshaped UDP ceiling (line, ".ceil."): below the line the link comes first"
+    set title "Which runs out first, the link or the server?\nbars: queries/s that fill each link; line: the server's UDP ceiling (".ceil.")"
     set ylabel "queries per second"
     set logscale y
     set style data histogram
     set style histogram clustered gap 1
-    set xtics rotate by -30 font ",10"
+    set xtics rotate by 45 right font ",10"
+    set bmargin 9
+    set lmargin 14
     plot datafile using 4:xtic(2) title "100 Mb/s" lt 6, \
          '' using 5 title "1 Gb/s" lt 1, \
          '' using 6 title "10 Gb/s" lt 3, \

@@ -16,6 +16,9 @@ set xlabel "reply size, bytes"
 set ylabel "share of answers"
 set format y "%.0f%%"
 set xrange [0:xmax]
+# three or four labelled tics per panel, whatever the size range
+xstep = (xmax > 2400 ? 1000 : (xmax > 1200 ? 500 : 250))
+set xtics 0, xstep
 set yrange [0:ymax]
 set key off
 do for [i = 1:n] {

@@ -203,6 +203,11 @@ def losses_at_first_bad($thr; $range):
 # and, with STEER=rps, its kernel receive path). A figure only when the
 # server lost the first answers and its CPU was saturated; the budget ($s.cpu_budget, from the
 # testbed) and how often it throttled the daemon ($s.throttle) go with it.
+# per_cpu_resolution: the widest ceiling range, (high - low) / low, that
+# still gives a figure per CPU: a range wider than this (a repetition fell
+# far below where the first held) leaves the ceiling unknown within it.
+def per_cpu_resolution: 0.10;
+
 def per_cpu($s; $range; $ceil; $verdict):
   (if $range.low == null then null
    else (at_rate($range.low) | map(.server_cpu_busy_pct | numbers) | if length > 0 then repeat_spread.median else null end) end) as $busy
@@ -211,13 +216,16 @@ def per_cpu($s; $range; $ceil; $verdict):
   # what ran out, and the rate over its busy share is no capacity
   | ((($s.cpu_budget.budget // 1) | if . > 1 then 1 else . end) * 100 * 0.9) as $need
   | ($busy != null and $busy >= $need) as $saturated
+  | ($range.low != null and $range.high != null and $range.low > 0
+     and ($range.high - $range.low) / $range.low <= per_cpu_resolution) as $resolved
   | {budget: ($s.cpu_budget.budget // null), period_us: ($s.cpu_budget.period_us // null),
      longest_pause_bound_us: ($s.cpu_budget.longest_pause_bound_us // null), throttle: ($s.throttle // null),
      steer: $s.steer, server_cpu_busy_pct: $busy,
      server_cpu_saturated: $saturated,
-     qps_per_cpu: (if $ceil != null and $busy != null and $busy > 0 and $verdict.caused_by == "server" and $s.steer == "rps" and $saturated
+     qps_per_cpu: (if $ceil != null and $busy != null and $busy > 0 and $verdict.caused_by == "server" and $s.steer == "rps" and $saturated and $resolved
                    then ($ceil / ($busy / 100) | round) else null end),
      rule: (if $verdict.caused_by != "server" then "none: the server was not shown to be the limit"
+            elif ($resolved | not) then "none: the ceiling lies between \($range.low) and \($range.high) q/s sent, more than \(per_cpu_resolution * 100) % apart (a repetition fell below where the first held): the ceiling is not known closely enough"
             elif $s.steer != "rps" then "none: the servers' receive path ran on the sending CPU (STEER=none), so the server CPU's busy share misses it"
             elif ($saturated | not) then "none: the server CPU was not saturated at the ceiling (busy below 90 % of what the daemons may use), so it was not what ran out"
             else "answered q/s at the ceiling / the server CPU's busy share there (the daemon and its kernel receive path, STEER=rps)" end)};
