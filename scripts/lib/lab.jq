@@ -97,4 +97,4 @@ def lab_status($a):
    zones:{variant:(if $a.zones == "" then null else $a.zones end), dir:$a.zonedir},
    snmp:{router_server_port:{name:"router-s", ifindex:$a.lab.switch.router_port_ifindex}},
    roles:($a.rtsv | roles_from_tsv), processes:($a.ptsv | procs_from_tsv),
-   hosts:$f, router:($a.lab.router | del(.community)), switch:($a.lab.switch | del(.community)), allow_ranges:$a.lab.allow_ranges};
+   hosts:$f, router:($a.lab.router | del(.community)), switch:($a.lab.switch | del(.community) | .bridge_netfilter = "not set by rootbench: the lab's own switch"), allow_ranges:$a.lab.allow_ranges};
