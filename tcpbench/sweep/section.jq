@@ -106,11 +106,17 @@ def tcp_section($b):
                    + (if ($s.generator_limited_points // 0) > 0 then "; above it the generator could not keep its schedule (generator-limited points: \(val($s; $f; ["generator_limited_points"]))), so this run has no server result there.</p>" else ".</p>" end)
                  else "" end] | join(""))
             + "<details><summary>\($c | esc) beside the paper, and where the work was lost</summary>"
-            + cmp_head(val($p; "paper.json"; ["tcp",$c,"section"]))
-            + cmp_row("rate where 0.1% of connections fail, q/s"; $s; $f; ["fail_0_1pct_qps"]; 0; null; $p; (if $p.tcp[$c].fail_0_1pct_qps then ["tcp",$c,"fail_0_1pct_qps"] else null end); null)
-            + cmp_row("rate where 1% of connections fail, q/s"; $s; $f; ["fail_1pct_qps"]; 0; null; $p; (if $p.tcp[$c].fail_1pct_qps then ["tcp",$c,"fail_1pct_qps"] else null end); null)
-            + cmp_row("highest answered rate, q/s"; $s; $f; ["max_qps"]; 0; null; $p; (if $p.tcp[$c].max_qps then ["tcp",$c,"max_qps"] else null end); null)
-            + cmp_row("collapse, q/s"; $s; $f; ["collapse_qps"]; 0; null; $p; (if $p.tcp[$c].collapse_qps then ["tcp",$c,"collapse_qps"] else null end); null)
+            # A configuration the rig limited is no server figure: beside
+            # the paper's server it gets no ratio (the paper's values stay
+            # in the section's table above).
+            + (($s.verdict.caused_by // null) == "server") as $same
+            | def prow($what; $k): cmp_row($what + (if $same then "" else " (the rig limited this configuration: no ratio to the paper's server)" end);
+                  $s; $f; [$k]; 0; null; $p; (if $same and $p.tcp[$c][$k] then ["tcp",$c,$k] else null end); null);
+            cmp_head(val($p; "paper.json"; ["tcp",$c,"section"]))
+            + prow("rate where 0.1% of connections fail, q/s"; "fail_0_1pct_qps")
+            + prow("rate where 1% of connections fail, q/s"; "fail_1pct_qps")
+            + prow("highest answered rate, q/s"; "max_qps")
+            + prow("collapse, q/s"; "collapse_qps")
             + (if $c == "2p2s" then
                  "<tr><th>highest answered rate vs 1p1s</th><td>"
                  + calc("ratio"; ref($s; $f; ["max_qps"]); ref($subs["1p1s"].summary; "tcp/1p1s/summary.json"; ["max_qps"]); 2; null)
