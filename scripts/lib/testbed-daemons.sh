@@ -4,14 +4,20 @@
 
 # ---------------------------------------------------------------- daemons
 
-# tb_pid_alive PIDFILE: the process is running. A killed daemon whose
+# tb_pid_running PID: the process is running. A killed daemon whose
 # parent (init, for a daemon) has not reaped it yet is a zombie, which
-# kill -0 still finds: that one is dead.
-tb_pid_alive() {
-    local pid state
-    [ -f "$1" ] && pid=$(cat "$1") && [[ $pid =~ ^[0-9]+$ ]] || return 1
-    state=$(ps -o stat= -p "$pid" 2>/dev/null) || return 1
+# kill -0 still finds: that one is dead (it holds no socket any more).
+tb_pid_running() {
+    local state
+    [[ $1 =~ ^[0-9]+$ ]] || return 1
+    state=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
     [ -n "$state" ] && [[ $state != Z* ]]
+}
+
+# tb_pid_alive PIDFILE: the process the file names is running.
+tb_pid_alive() {
+    local pid
+    [ -f "$1" ] && pid=$(cat "$1") && tb_pid_running "$pid"
 }
 
 # SNMP: net-snmp in the switch namespace, on its loopback only. It reads the
@@ -102,12 +108,13 @@ tb_stop_pidfile() {
     # worth a slow exit (Knot takes 1.3-1.7 s to stop when idle, longer
     # under load).
     kill "$pid" 2>/dev/null || true
-    for i in $(seq 10); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    for i in $(seq 10); do tb_pid_running "$pid" || break; sleep 0.1; done
     kill -9 "$pid" 2>/dev/null || true
     # Gone, not only signalled: a daemon still exiting keeps its sockets,
     # and the next daemon's queries could be handed to them, unanswered.
-    for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && die "daemon $pid ($pidfile) did not exit 11 s after SIGTERM and SIGKILL"
+    # A zombie has closed them: it is gone (tb_pid_running).
+    for i in $(seq 100); do tb_pid_running "$pid" || break; sleep 0.1; done
+    tb_pid_running "$pid" && die "daemon $pid ($pidfile) did not exit 11 s after SIGTERM and SIGKILL"
     rm -f "$pidfile"
 }
 
