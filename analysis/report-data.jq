@@ -24,10 +24,9 @@ def data_page_html:
   | "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rootbench report: every value</title><style>"
   + "body{font-family:sans-serif;max-width:78em;margin:auto;padding:1em;line-height:1.4}"
   + "table{border-collapse:collapse;margin:.5em 0;max-width:100%;display:block;overflow-x:auto}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}"
-  + ".nm{color:#888;font-style:italic}.st{font-size:.6em;padding:.1em .4em;border-radius:.3em;vertical-align:middle;color:#fff;background:#888}.st.ok{background:#070}.st.failed,.st.missing{background:#a00}"
-  + ".fixture{background:#fd0;padding:1em;font-weight:bold}</style></head><body>\n"
+  + marks_css + "</style></head><body>\n"
   + "<h1>rootbench report: every value and table</h1>\n"
-  + (if $b.fixture then "<p class=\"fixture\">TEST FIXTURE: these results were written by hand for testing the report generator. They are NOT measurements.</p>\n" else "" end)
+  + fixture_banner($b)
   + "<p>Results directory <code class=\"meta\">\($b.run | esc)</code>. The report (<a href=\"report.html\">report.html</a>) shows the figures and one table per question; this page holds the rest: each summary's every value and each CSV table, all read from the files of the results directory and checked as the report is.</p>\n"
   + "<section id=\"testbed\"><h2>Testbed</h2>"
   + (if $b.testbed == null then "<p class=\"nm\">No testbed.json in this results directory.</p>" else values_table($b.testbed; "testbed.json"; []) end)

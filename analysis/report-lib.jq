@@ -86,6 +86,17 @@ def in_object($doc; $key): . as $p | if ($doc | at($p) | type) == "object" then 
 
 # ------------------------------------------------------------ building blocks
 
+# marks_css: the look both pages share (report.jq, report-data.jq):
+# "not measured", the status badges, the fixture banner.
+def marks_css:
+  ".nm{color:#888;font-style:italic}"
+  + ".st{font-size:.6em;padding:.1em .4em;border-radius:.3em;vertical-align:middle;color:#fff;background:#888}.st.ok{background:#070}.st.failed,.st.missing{background:#a00}.st.interrupted{background:#c70}"
+  + ".fixture{background:#fd0;padding:1em;font-weight:bold}";
+
+# fixture_banner($b): hand-written test data, said loudly on both pages.
+def fixture_banner($b):
+  if $b.fixture then "<p class=\"fixture\">TEST FIXTURE: these results were written by hand for testing the report generator. They are NOT measurements.</p>\n" else "" end;
+
 def status_badge($e):
   if $e.summary == null then
     (if $e.dir_exists then "<span class=\"st missing\">no summary.json</span>" else "<span class=\"st missing\">not run</span>" end)

@@ -234,10 +234,10 @@ def page:
   + "body{font-family:'DejaVu Sans',sans-serif;max-width:1200px;margin:auto;padding:.5em 1em;line-height:1.4;font-size:15px}"
   + "h1{margin:.2em 0}h2{border-bottom:2px solid #0072B2;padding-bottom:.1em;margin-top:1.5em}"
   + "table{border-collapse:collapse;margin:.5em 0;max-width:100%}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere}"
-  + "table.cmp td{text-align:right}.nm{color:#888;font-style:italic}.err{color:#a00}pre.err{background:#fee;padding:.5em;white-space:pre-wrap;overflow-wrap:anywhere}"
-  + ".st{font-size:.6em;padding:.1em .4em;border-radius:.3em;vertical-align:middle;color:#fff;background:#888}.st.ok{background:#070}.st.failed,.st.missing{background:#a00}.st.interrupted{background:#c70}"
+  + "table.cmp td{text-align:right}.err{color:#a00}pre.err{background:#fee;padding:.5em;white-space:pre-wrap;overflow-wrap:anywhere}"
+  + marks_css
   + "figure{margin:.5em 0}figure img{width:100%;max-width:1000px;height:auto;display:block}figcaption{font-size:.8em;color:#555}"
-  + ".pair{display:flex;gap:2em;flex-wrap:wrap}.fixture{background:#fd0;padding:1em;font-weight:bold}"
+  + ".pair{display:flex;gap:2em;flex-wrap:wrap}"
   + "caption{font-weight:bold;text-align:left}details{margin:.4em 0}summary{cursor:pointer;color:#0072B2}p.more{font-size:.9em;color:#444}"
   + ".first{display:grid;grid-template-columns:minmax(0,5fr) minmax(0,6fr);gap:1.5em;align-items:start}"
   + ".first #findings h2{margin-top:.3em}.headlines .headline{margin-bottom:1em}.headline a.to{font-weight:bold;text-decoration:none}"
@@ -245,7 +245,7 @@ def page:
   + "@media print{body{max-width:none;font-size:11pt}section{break-before:page}.first{display:block}figure,table{break-inside:avoid}}"
   + "</style></head><body>\n"
   + "<h1>rootbench report</h1>\n"
-  + (if $b.fixture then "<p class=\"fixture\">TEST FIXTURE: these results were written by hand for testing the report generator. They are NOT measurements.</p>\n" else "" end)
+  + fixture_banner($b)
   + "<p class=\"intro\">Results <code class=\"meta\">\($b.run | esc)</code>, generated <span class=\"meta\">\($b.generated | esc)</span>. The reference study: \(val($b.paper; "paper.json"; ["citation"])). Every number is read from the results directory (hover: its file and path); every value and table is on <a href=\"\(data_page)\">the data page</a>.</p>\n"
   # A comparison of servers (make compare-servers) holds the experiments in
   # each server's own directories: its page shows the comparison, the
