@@ -9,13 +9,14 @@ ZONES_LDNS_LIBS := $(shell pkg-config --libs ldns 2>/dev/null || echo -lldns)
 zones/%.o zones/%.san.o: CFLAGS += $(shell pkg-config --cflags ldns 2>/dev/null)
 
 $(eval $(call c_program,zones/nsec3-optout-sign,zones/optout.c zones/nsec3-optout-sign.c,$(ZONES_LDNS_LIBS)))
+$(eval $(call c_program,zones/size-model-zone,zones/sizemodel.c zones/size-model-zone.c,$(ZONES_LDNS_LIBS)))
 
 .PHONY: zones zones-all zones-clean
 
 zones:
 	@zones/build-zones
 
-zones-all: zones/nsec3-optout-sign
+zones-all: zones/nsec3-optout-sign zones/size-model-zone
 	@zones/build-zones all
 
 # Removes the built zones AND their keys (the next build makes new ones).

@@ -11,7 +11,10 @@ ZONE_STEMS=(root arpa root-servers.net)
 # Every variant, in build order. The first two are `make zones`.
 ZONE_VARIANTS=(unsigned rsasha256-2048-1024 rsasha256-2048-2048 ecdsap256 ed25519
                nsec3-rsasha256-2048-1024 nsec3-optout-rsasha256-2048-1024
-               ksk-roll-rsasha256-2048-2048 zsk-prepublish-rsasha256-2048-2048)
+               ksk-roll-rsasha256-2048-2048 zsk-prepublish-rsasha256-2048-2048
+               algroll-prepublish algroll-double-rsa1536 algroll-double-rsa2048
+               algroll-ecdsa-rsaksk
+               pqmodel-falcon512 pqmodel-mldsa44 pqmodel-slhdsa128s)
 ZONE_DEFAULT_VARIANTS=(unsigned rsasha256-2048-1024)
 
 # The record types a signer adds; the unsigned root is the source without them.
@@ -20,33 +23,84 @@ SIGNER_TYPES=(DNSKEY RRSIG NSEC NSEC3 NSEC3PARAM ZONEMD)
 # origin_of STEM: the zone's name.
 origin_of() { [ "$1" = root ] && echo . || echo "$1."; }
 
-# variant_spec NAME: sets V_SIGNED (0/1), V_ALG (ldns name), V_ALGNUM,
-# V_KSK_BITS, V_ZSK_BITS, V_DENIAL (none|nsec|nsec3|nsec3-optout), V_ROLL
-# (none; ksk: a second KSK published and signing the DNSKEY RRset, as the
-# root's during its 2017-2018 KSK roll; zsk: a second ZSK published and
-# not yet signing, a ZSK pre-publish roll).
+ZALG_RSA=RSASHA256 ZALG_ECDSA=ECDSAP256SHA256
+
+# variant_spec NAME: sets V_SIGNED (0/1), V_ALG (ldns name; two joined by
+# "+" when two algorithms sign), V_ALGNUM (null when two), V_KSK_BITS and
+# V_ZSK_BITS (null when two), V_DENIAL (none|nsec|nsec3|nsec3-optout),
+# V_ROLL (none; ksk: a second KSK published and signing the DNSKEY RRset,
+# as the root's during its 2017-2018 KSK roll; zsk: a second ZSK published
+# and not yet signing, a ZSK pre-publish roll; algorithm: a state of an
+# algorithm roll from RSASHA256 to ECDSAP256SHA256), V_KEYS (the key plan:
+# "SLOT:ALG:BITS:USE" entries, USE sign or publish; ldns signs the DNSKEY
+# RRset with each algorithm's KSKs and the rest with its ZSKs) and V_MODEL
+# (a signature-size model the signed zone is turned into, or "").
 # A TLDS growth build names its variants tlds<N>-<variant>; the prefix is
 # stripped here. Returns 1 for an unknown name.
 variant_spec() {
     local v=$1
     [[ $v =~ ^tlds[0-9]+-(.+)$ ]] && v=${BASH_REMATCH[1]}
-    V_SIGNED=1 V_DENIAL=nsec V_ROLL=none
+    V_SIGNED=1 V_DENIAL=nsec V_ROLL=none V_KEYS="" V_MODEL=""
     case $v in
         unsigned) V_SIGNED=0 V_ALG="" V_ALGNUM=0 V_KSK_BITS=0 V_ZSK_BITS=0 V_DENIAL=none ;;
-        rsasha256-2048-1024) V_ALG=RSASHA256 V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=1024 ;;
-        rsasha256-2048-2048) V_ALG=RSASHA256 V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=2048 ;;
-        ecdsap256) V_ALG=ECDSAP256SHA256 V_ALGNUM=13 V_KSK_BITS=256 V_ZSK_BITS=256 ;;
+        rsasha256-2048-1024) V_ALG=$ZALG_RSA V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=1024 ;;
+        rsasha256-2048-2048) V_ALG=$ZALG_RSA V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=2048 ;;
+        ecdsap256) V_ALG=$ZALG_ECDSA V_ALGNUM=13 V_KSK_BITS=256 V_ZSK_BITS=256 ;;
         ed25519) V_ALG=ED25519 V_ALGNUM=15 V_KSK_BITS=256 V_ZSK_BITS=256 ;;
         nsec3-rsasha256-2048-1024)
-            V_ALG=RSASHA256 V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=1024 V_DENIAL=nsec3 ;;
+            V_ALG=$ZALG_RSA V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=1024 V_DENIAL=nsec3 ;;
         nsec3-optout-rsasha256-2048-1024)
-            V_ALG=RSASHA256 V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=1024 V_DENIAL=nsec3-optout ;;
+            V_ALG=$ZALG_RSA V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=1024 V_DENIAL=nsec3-optout ;;
         ksk-roll-rsasha256-2048-2048)
-            V_ALG=RSASHA256 V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=2048 V_ROLL=ksk ;;
+            V_ALG=$ZALG_RSA V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=2048 V_ROLL=ksk ;;
         zsk-prepublish-rsasha256-2048-2048)
-            V_ALG=RSASHA256 V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=2048 V_ROLL=zsk ;;
+            V_ALG=$ZALG_RSA V_ALGNUM=8 V_KSK_BITS=2048 V_ZSK_BITS=2048 V_ROLL=zsk ;;
+        # The algorithm roll (docs/sizes-matrix.md, "The root's DNSSEC
+        # roadmap"): the ECDSA keys published, not signing; both algorithms
+        # signing, the RSA ZSK cut to 1536 bits (or kept at 2048, the
+        # control); ECDSA signing with the RSA KSK still published.
+        algroll-prepublish)
+            V_ROLL=algorithm V_KEYS="ksk:$ZALG_RSA:2048:sign zsk:$ZALG_RSA:2048:sign ksk:$ZALG_ECDSA:256:publish zsk:$ZALG_ECDSA:256:publish" ;;
+        algroll-double-rsa1536)
+            V_ROLL=algorithm V_KEYS="ksk:$ZALG_RSA:2048:sign zsk:$ZALG_RSA:1536:sign ksk:$ZALG_ECDSA:256:sign zsk:$ZALG_ECDSA:256:sign" ;;
+        algroll-double-rsa2048)
+            V_ROLL=algorithm V_KEYS="ksk:$ZALG_RSA:2048:sign zsk:$ZALG_RSA:2048:sign ksk:$ZALG_ECDSA:256:sign zsk:$ZALG_ECDSA:256:sign" ;;
+        algroll-ecdsa-rsaksk)
+            V_ROLL=algorithm V_KEYS="ksk:$ZALG_ECDSA:256:sign zsk:$ZALG_ECDSA:256:sign ksk:$ZALG_RSA:2048:publish" ;;
+        # Signature-size models of post-quantum algorithms: signed with the
+        # ECDSA keys, then every key and signature given the standard's size
+        # (size_model_spec). Not valid signatures.
+        pqmodel-falcon512|pqmodel-mldsa44|pqmodel-slhdsa128s)
+            V_MODEL=${v#pqmodel-} V_ALG=PRIVATEDNS V_ALGNUM=253 V_KSK_BITS=null V_ZSK_BITS=null
+            V_KEYS="ksk:$ZALG_ECDSA:256:sign zsk:$ZALG_ECDSA:256:sign" ;;
         *) return 1 ;;
     esac
+    if [ "$V_ROLL" = algorithm ]; then
+        V_ALG="$ZALG_RSA+$ZALG_ECDSA" V_ALGNUM=null V_KSK_BITS=null V_ZSK_BITS=null
+    fi
+    if [ -z "$V_KEYS" ] && [ "$V_SIGNED" = 1 ]; then
+        V_KEYS="ksk:$V_ALG:$V_KSK_BITS:sign zsk:$V_ALG:$V_ZSK_BITS:sign"
+        case $V_ROLL in
+            ksk) V_KEYS+=" ksk-next:$V_ALG:$V_KSK_BITS:sign" ;;
+            zsk) V_KEYS+=" zsk-next:$V_ALG:$V_ZSK_BITS:publish" ;;
+        esac
+    fi
+    return 0
+}
+
+# size_model_spec MODEL: sets M_NAME (the name every key and signature
+# begins with), M_KEY_BYTES, M_SIG_BYTES and M_STANDARD. The sizes are the
+# standards' (public key and signature, bytes): FIPS 204 table 2 (ML-DSA-44),
+# FIPS 205 table 2 (SLH-DSA-SHA2-128s), the Falcon specification (Falcon-512,
+# to be FIPS 206 FN-DSA-512; its signature padded to its fixed size).
+size_model_spec() {
+    case $1 in
+        falcon512) M_KEY_BYTES=897 M_SIG_BYTES=666 M_STANDARD="Falcon-512 (FN-DSA, draft FIPS 206)" ;;
+        mldsa44) M_KEY_BYTES=1312 M_SIG_BYTES=2420 M_STANDARD="ML-DSA-44 (FIPS 204)" ;;
+        slhdsa128s) M_KEY_BYTES=32 M_SIG_BYTES=7856 M_STANDARD="SLH-DSA-SHA2-128s (FIPS 205)" ;;
+        *) return 1 ;;
+    esac
+    M_NAME="$1.size-model.invalid."
 }
 
 # NSEC3 parameters of the nsec3 variants: SHA-1, no extra iterations, no
