@@ -30,6 +30,36 @@ dnskey_json() {
          keys: [$m[0].zones.root.dnskeys[]? | {role, keytag, algorithm, bits, signs}]}'
 }
 
+# The answers the roadmap compares (docs/sizes-matrix.md): the priming
+# answer, the DNSKEY answer, a TLD referral (NS, DS and its RRSIG, glue) and
+# an NXDOMAIN with its NSEC proofs. "example." is not delegated (RFC 2606).
+ROADMAP_QUERIES=("priming|. NS" "dnskey|. DNSKEY" "referral|www.example.com. A" "nxdomain|www.example. A")
+
+# probes_json VARIANT: each roadmap answer (DO=1) as the server sends it
+# whole over TCP: its size (dig's MSG SIZE), rcode and records per section;
+# the DNSKEY answer's size is also predicted from the zone file
+# (root_dnskey_answer_bytes), a check on the measurement.
+probes_json() {
+    local q name qname qtype out all="{}"
+    for q in "${ROADMAP_QUERIES[@]}"; do
+        IFS='|' read -r name qname <<<"$q"
+        read -r qname qtype <<<"$qname"
+        out=$("$TESTBED" exec player1 -- dig +dnssec +norec +tcp +time=2 +tries=3 @"$SERVICE4" "$qname" "$qtype") \
+            || die "no answer to '$qname $qtype' over TCP serving $1"
+        all=$(jq -c --arg n "$name" --arg q "$qname $qtype" --arg out "$out" '
+            def msgsize: capture(";; MSG SIZE +rcvd: (?<n>[0-9]+)").n | tonumber;
+            def sect($s): ($out | capture(";; flags:[^;]*; QUERY: [0-9]+, ANSWER: (?<answer>[0-9]+), AUTHORITY: (?<authority>[0-9]+), ADDITIONAL: (?<additional>[0-9]+)") | .[$s] | tonumber);
+            . + {($n): {query: $q, bytes: ($out | msgsize),
+                        rcode: ($out | capture("status: (?<r>[A-Z]+)").r),
+                        answer: sect("answer"), authority: sect("authority"), additional: sect("additional"),
+                        rrsigs: ([$out | splits("\n") | select(test("^[^;].*\\sIN\\sRRSIG\\s"))] | length)}}' <<<"$all") \
+            || die "cannot read dig's answer to '$qname $qtype' serving $1"
+    done
+    jq -c --argjson p "$(root_dnskey_answer_bytes "$RB_TOP/zones/build/$1/root.zone")" \
+        '. + {method: "dig +dnssec +norec +tcp from player1 (DO=1, the whole answer: its DNS message size)"}
+         | .dnskey.predicted_bytes = $p' <<<"$all"
+}
+
 # trace_for PROFILE EDNS: the cell's trace (made once per profile, buffer,
 # query count and seed: a trace of other settings is never reused).
 trace_for() {
@@ -48,11 +78,11 @@ trace_for() {
     echo "$dir"
 }
 
-# measure_cell CELL DNSKEY_JSON: replay the cell's trace, read SNMP before
+# measure_cell CELL DNSKEY_JSON PROBES_JSON: replay the cell's trace, read SNMP before
 # and after, capture the answers; appends the cell to $WORK/cells.jsonl.
 # SNMP_PREV holds the previous reading of this zone state ("" = take one).
 measure_cell() {
-    local cell=$1 dnskey=$2 state profile edns variant key d tdir
+    local cell=$1 dnskey=$2 probes=$3 state profile edns variant key d tdir
     IFS=: read -r state profile edns <<<"$cell"
     variant=$(state_variant "$state"); key=$(cell_key "$cell"); d="$EXP_DIR/$key"
     mkdir -p "$d"
@@ -88,7 +118,7 @@ measure_cell() {
         --arg profile "$profile" --arg edns "$edns" --arg targs "$(cat "$tdir/tracegen.args")" \
         --argjson n "$MATRIX_QUERIES" --argjson sent "$sent" --argjson answers "$((a1 - a0))" \
         --argjson sin "$((si1 - si0))" --argjson sout "$((so1 - so0))" --argjson pps "$MATRIX_PPS" \
-        --argjson secs "$(( $(date +%s) - t0 ))" --argjson dnskey "$dnskey" \
+        --argjson secs "$(( $(date +%s) - t0 ))" --argjson dnskey "$dnskey" --argjson probes "$probes" \
         --argjson flags "$(printf '%s\n' "${flags[@]+"${flags[@]}"}" | jq -R . | jq -s 'map(select(. != ""))')" \
         --slurpfile a "$d/answers.json" --slurpfile tr "$tdir/trace.json" --arg tdir "$tdir" \
         --slurpfile z "$RB_TOP/zones/build/$variant/variant.json" '
@@ -109,7 +139,7 @@ measure_cell() {
            responses: $a.responses, tc_responses: $a.tc_responses,
            answer_bytes: ($a.sizes.response_dns | {mean: (.mean | r1), median: .p50, p90: (.p90 // null), p99: (.p99 // null), max}),
            rcodes: $a.rcodes,
-           dnskey: $dnskey, flags: $flags, seconds: $secs,
+           dnskey: $dnskey, probes: $probes, size_model: ($z.size_model // null), flags: $flags, seconds: $secs,
            files: {answers_stats: "\($key)/answers.json", trace: ("traces/" + ($tdir | split("/") | last) + "/trace.pcap")}}' \
         >> "$WORK/cells.jsonl"
     rm -f "$d/answers.pcap"

@@ -2,12 +2,16 @@
 # sources it): summary.json with the derived checks (rules.jq), the tables
 # and the plot.
 
-# derived: the summary's {cells, checks} from the measured cells (the rules).
+# derived: the summary's {cells, checks, roadmap} from the measured cells
+# (the rules; the roadmap's in roadmap.jq).
 derived() {
     local cells='[]'
     [ -s "$WORK/cells.jsonl" ] && cells=$(jq -s -c . "$WORK/cells.jsonl")
     jq -n -L "$RULES_DIR" -L "$RULES_LIB" --argjson cells "$cells" --argjson links "$LINKS_JSON" --argjson ceiling "$CEILING_JSON" \
-        'include "rules"; $cells | matrix_summary($links; $ceiling)'
+        --argjson tcp "$TCP_JSON" --argjson settings "$SETTINGS_JSON" \
+        'include "rules"; include "roadmap";
+         $cells | matrix_summary($links; $ceiling)
+         | . + {roadmap: (.cells | roadmap($tcp; $settings.roadmap_rate_qps // 100000; $settings.roadmap_tcp_cpus // 1))}'
 }
 
 write_summary() {
@@ -16,12 +20,12 @@ write_summary() {
     jq -n --arg schema "$SCHEMA" --arg status "$status" --arg err "$err" \
         --arg started "$STARTED" --arg finished "$(date -u +%FT%TZ)" \
         --argjson settings "$SETTINGS_JSON" --argjson testbed "$TESTBED_JSON" \
-        --argjson ceiling "$CEILING_JSON" --argjson links "$LINKS_JSON" --argjson d "$d" '
+        --argjson ceiling "$CEILING_JSON" --argjson tcp "$TCP_JSON" --argjson links "$LINKS_JSON" --argjson d "$d" '
         {schema: $schema, experiment: "sizes-matrix", status: $status}
         + (if $err == "" then {} else {error: $err} end)
         + {started: $started, finished: $finished, settings: $settings, testbed: $testbed,
-           server_udp_ceiling: $ceiling, links_bps: $links,
-           cells: $d.cells, checks: $d.checks,
+           server_udp_ceiling: $ceiling, server_tcp_capacity: $tcp, links_bps: $links,
+           cells: $d.cells, checks: $d.checks, roadmap: $d.roadmap,
            flagged: [$d.cells[] | select((.flags | length) > 0) | .cell]}' \
         | results_write_json "$EXP_DIR/summary.json"
     STATUS_WRITTEN=1
@@ -35,11 +39,13 @@ rederive() {
     jq -e '.schema == "rootbench.sizes-matrix/1"' "$s" >/dev/null || die "$s is not a sizes-matrix summary"
     run=$(dirname "$EXP_DIR")
     RB_RUN=$run read_ceiling "$run"
+    RB_RUN=$run read_tcp_capacity "$run"
+    SETTINGS_JSON=$(jq -c .settings "$s")
     jq -c '[.cells[] | del(.tc_share, .answered_share, .links, .breakeven_link_bps)]' "$s" \
         | jq -c '.[]' > "$WORK/cells.jsonl"
-    jq -L "$RULES_DIR" -L "$RULES_LIB" --argjson ceiling "$CEILING_JSON" --argjson d "$(derived)" '
-        include "rules";
-        .server_udp_ceiling = $ceiling | .cells = $d.cells | .checks = $d.checks
+    jq -L "$RULES_DIR" -L "$RULES_LIB" --argjson ceiling "$CEILING_JSON" --argjson tcp "$TCP_JSON" --argjson d "$(derived)" '
+        .server_udp_ceiling = $ceiling | .server_tcp_capacity = $tcp
+        | .cells = $d.cells | .checks = $d.checks | .roadmap = $d.roadmap
         | .rederived = (now | todate)' "$s" | results_write_json "$s"
 }
 

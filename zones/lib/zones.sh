@@ -231,3 +231,18 @@ zone_dnskeys() {
             print $5, $7, id, sz
         }'
 }
+
+# root_dnskey_answer_bytes FILE: the size of the DNS message that answers
+# ". DNSKEY" with DO=1 from this root zone, predicted from its records: the
+# header (12), the question (5), each DNSKEY and RRSIG over the DNSKEY RRset
+# (owner ".", 10 bytes of type, class, TTL and length, then the RDATA: 4 +
+# the key; 18 + the signer "." + the signature) and an OPT record without
+# options (11). A check on dig's measured size, from the zone alone.
+root_dnskey_answer_bytes() {
+    zone_records "$1" | awk '
+        { sub(/;.*/, ""); $0 = $0 }
+        function b64bytes(from,    b, i) { b = ""; for (i = from; i <= NF; i++) b = b $i; gsub(/=/, "", b); return int(length(b) * 6 / 8) }
+        $1 == "." && $4 == "DNSKEY" { n += 1 + 10 + 4 + b64bytes(8) }
+        $1 == "." && $4 == "RRSIG" && $5 == "DNSKEY" { n += 1 + 10 + 18 + 1 + b64bytes(13) }
+        END { print 12 + 5 + n + 11 }'
+}

@@ -1,0 +1,108 @@
+# roadmap.jq: the rules of the root's DNSSEC roadmap (docs/sizes-matrix.md,
+# "The root's DNSSEC roadmap"), over the sizing matrix's derived cells
+# (rules.jq's cell_derive), tested against fixture points
+# (analysis/sizes-matrix/tests/75-roadmap-rules.test, testdata/roadmap-cells.json).
+#
+#   roadmap($tcp; $rate; $cpus)   {phases, first_crossing, sac133, models,
+#                                  tcp, findings} or null (no roadmap state measured)
+#
+# $tcp: {conn_per_cpu: number|null, status, source} (the TCP experiment's
+# capacity per CPU of the server); $rate: the stated query rate (q/s);
+# $cpus: the CPUs an instance's servers have for TCP.
+
+# The answers compared, and the sizes they are compared with: 512 (the
+# pre-EDNS limit), 1232 (DNS Flag Day 2020), 1400, 4096.
+def roadmap_answers: ["priming", "dnskey", "referral", "nxdomain"];
+def answer_limits: [512, 1232, 1400, 4096];
+def flag_day_limit: 1232;
+
+# The states, in the algorithm roll's order; then the control and the
+# post-quantum size models.
+def roadmap_phases: [
+  {state: "root", kind: "roll", label: "RSA only (today)"},
+  {state: "alg-prepublish", kind: "roll", label: "ECDSA KSK and ZSK published, RSA signing"},
+  {state: "alg-double", kind: "roll", label: "double-signed, RSA ZSK 1536 bits"},
+  {state: "alg-ecdsa-rsaksk", kind: "roll", label: "ECDSA signing, the RSA KSK still published"},
+  {state: "ecdsap256", kind: "roll", label: "ECDSA only"},
+  {state: "alg-double-2048", kind: "control", label: "double-signed, RSA ZSK 2048 bits (control)"},
+  {state: "pq-falcon512", kind: "model", label: "Falcon-512 size model"},
+  {state: "pq-mldsa44", kind: "model", label: "ML-DSA-44 size model"},
+  {state: "pq-slhdsa128s", kind: "model", label: "SLH-DSA-SHA2-128s size model"}];
+
+# crosses($limit): an answer of BYTES does not fit a buffer of $limit (an
+# answer exactly as long fits).
+def crosses($limit): . != null and . > $limit;
+
+def r4: . * 10000 | round / 10000;
+
+# cell($z; $p): the 1232-byte cell of zone state $z and profile $p, or null.
+def cell($z; $p): [.[] | select(.zone_state == $z and .profile == $p and .edns == "1232")] | .[0];
+
+# phase_row($cells; $tcp; $rate; $cpus): one state's answers, crossings, TC
+# shares and what its TCP fallback costs.
+def phase_row($cells; $tcp; $rate; $cpus):
+  . as $ph
+  | ([$cells[] | select(.zone_state == $ph.state and .probes != null) | .probes] | .[0]) as $a
+  | ($cells | cell($ph.state; "root-2016")) as $mix
+  | ($cells | cell($ph.state; "do100")) as $all
+  | ($mix.tc_share // null) as $tc
+  | (if $tc == null then null else ($rate * $tc | round) end) as $need
+  | $ph + {
+      measured: ($a != null),
+      answers: (if $a == null then null else
+                 [roadmap_answers[] as $n | {answer: $n, bytes: ($a[$n].bytes // null), rcode: ($a[$n].rcode // null)}] end),
+      crosses: (if $a == null then null else
+                 [answer_limits[] as $l | {limit: $l, answers: [roadmap_answers[] as $n | select($a[$n].bytes | crosses($l)) | $n]}] end),
+      dnskey_predicted_bytes: ($a.dnskey.predicted_bytes // null),
+      tc_share_mix: $tc,
+      tc_share_do100: ($all.tc_share // null),
+      bytes_per_query_out_mix: ($mix.bytes_per_query_out // null),
+      tcp_conn_needed: $need,
+      tcp_cpus_needed: (if $need == null or ($tcp.conn_per_cpu // null) == null then null
+                        else ($need / $tcp.conn_per_cpu * 100 | round / 100) end),
+      tcp_has_them: (if $need == null or ($tcp.conn_per_cpu // null) == null then null
+                     else ($need <= $tcp.conn_per_cpu * $cpus) end)};
+
+# first_crossing($rows; $limit): the first state of the roll whose answers
+# cross $limit, with those answers; null when none does.
+def first_crossing($rows; $limit):
+  [$rows[] | select(.kind == "roll" and .measured)
+   | . as $r | ($r.crosses[] | select(.limit == $limit) | .answers) as $x
+   | select(($x | length) > 0) | {state: $r.state, label: $r.label, answers: $x}] | .[0];
+
+# sac133($rows): SAC133's premise, that cutting the RSA ZSK to 1536 bits
+# keeps the double-signed root's answers within 1232 bytes: for the
+# double-signed state and its 2048-bit control, each answer's margin
+# (1232 - bytes; negative: by how much it does not fit), whether the
+# priming and DNSKEY answers fit (the premise as stated), and whether all
+# four do.
+def sac133($rows):
+  def of($s): [$rows[] | select(.state == $s and .measured)] | .[0];
+  def fit($r): if $r == null then null else
+      ([$r.answers[] | {answer, bytes, margin: (flag_day_limit - .bytes), fits: ((.bytes | crosses(flag_day_limit)) | not)}]) as $a
+      | {answers: $a,
+         priming_dnskey_fit: ([$a[] | select(.answer == "priming" or .answer == "dnskey") | .fits] | all),
+         all_fit: ([$a[] | .fits] | all),
+         tc_share_mix: $r.tc_share_mix} end;
+  {rule: "the priming and DNSKEY answers (DO=1) of the double-signed state fit \(flag_day_limit) bytes (SAC133's premise); all four answers fit",
+   double_1536: fit(of("alg-double")), control_2048: fit(of("alg-double-2048"))};
+
+def roadmap($tcp; $rate; $cpus):
+  . as $cells
+  | [roadmap_phases[] | phase_row($cells; $tcp; $rate; $cpus)] as $rows
+  | if ($rows | map(select(.measured)) | length) == 0 then null
+    else
+      first_crossing($rows; flag_day_limit) as $fc
+      | sac133($rows) as $sac
+      | {phases: $rows,
+         first_crossing: $fc,
+         control_crossing: ([$rows[] | select(.kind == "control" and .measured)
+                             | . as $r | ($r.crosses[] | select(.limit == flag_day_limit) | .answers) as $x
+                             | {state: $r.state, label: $r.label, answers: $x}] | .[0]),
+         first_crossing_by_limit: [answer_limits[] as $l | {limit: $l, first: first_crossing($rows; $l)}],
+         sac133: $sac,
+         tcp: ($tcp + {stated_rate_qps: $rate, instance_cpus: $cpus,
+                       rule: "TCP connections/s needed = stated query rate x the share of answers truncated at a 1232-byte buffer with the root-2016 mix (each truncated answer is retried over one TCP connection); the instance has them when that is at most the TCP capacity per CPU x its CPUs"}),
+         models: [$rows[] | select(.kind == "model" and .measured)
+                  | {state, label: .label, tc_share_mix, tc_share_do100, tcp_conn_needed}]}
+    end;
