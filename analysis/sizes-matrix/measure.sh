@@ -38,18 +38,21 @@ ROADMAP_QUERIES=("priming|. NS" "dnskey|. DNSKEY" "referral|www.example.com. A" 
 # probes_json VARIANT: each roadmap answer (DO=1) as the server sends it
 # whole over TCP: its size (dig's MSG SIZE), rcode and records per section;
 # the DNSKEY answer's size is also predicted from the zone file
-# (root_dnskey_answer_bytes), a check on the measurement.
+# (root_dnskey_answer_bytes), a check on the measurement. dig's output is
+# kept as probes/<variant>/<answer>.txt in the experiment's directory.
 probes_json() {
-    local q name qname qtype out all="{}"
+    local q name qname qtype out all="{}" dir="$EXP_DIR/probes/$1"
+    mkdir -p "$dir"
     for q in "${ROADMAP_QUERIES[@]}"; do
         IFS='|' read -r name qname <<<"$q"
         read -r qname qtype <<<"$qname"
         out=$("$TESTBED" exec player1 -- dig +dnssec +norec +tcp +time=2 +tries=3 @"$SERVICE4" "$qname" "$qtype") \
             || die "no answer to '$qname $qtype' over TCP serving $1"
-        all=$(jq -c --arg n "$name" --arg q "$qname $qtype" --arg out "$out" '
+        printf '%s\n' "$out" > "$dir/$name.txt"
+        all=$(jq -c --arg n "$name" --arg q "$qname $qtype" --arg out "$out" --arg file "probes/$1/$name.txt" '
             def msgsize: capture(";; MSG SIZE +rcvd: (?<n>[0-9]+)").n | tonumber;
             def sect($s): ($out | capture(";; flags:[^;]*; QUERY: [0-9]+, ANSWER: (?<answer>[0-9]+), AUTHORITY: (?<authority>[0-9]+), ADDITIONAL: (?<additional>[0-9]+)") | .[$s] | tonumber);
-            . + {($n): {query: $q, bytes: ($out | msgsize),
+            . + {($n): {query: $q, file: $file, bytes: ($out | msgsize),
                         rcode: ($out | capture("status: (?<r>[A-Z]+)").r),
                         answer: sect("answer"), authority: sect("authority"), additional: sect("additional"),
                         rrsigs: ([$out | splits("\n") | select(test("^[^;].*\\sIN\\sRRSIG\\s"))] | length)}}' <<<"$all") \
