@@ -24,7 +24,7 @@ def finding_missing($b; $names):
   | if length > 0 then ["Not measured in this run, so not summarised here: " + join("; ") + "."] else [] end;
 
 def findings_section($b; $names):
-  (finding_udp_unshaped($b) + finding_udp_shaped($b) + finding_sizes($b) + finding_matrix($b) + finding_lb($b)
+  (finding_udp_unshaped($b) + finding_udp_shaped($b) + finding_sizes($b) + finding_matrix($b) + roadmap_findings($b) + finding_lb($b)
    + finding_tcp($b) + finding_compare($b) + finding_missing($b; $names)) as $f
   | "<section id=\"findings\"><h2>Findings</h2><ul class=\"findings\">"
   + ([$f[] | "<li>" + . + "</li>"] | join(""))

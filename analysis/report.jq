@@ -264,7 +264,7 @@ def page:
   + (if shown("udp") then udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n" else "" end)
   + (if shown("udp-unshaped") then udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n" else "" end)
   + (if shown("sizes") then sizes_section($b) + "\n" else "" end)
-  + (if shown("sizes-matrix") then sizes_matrix_section($b) + "\n" else "" end)
+  + (if shown("sizes-matrix") then sizes_matrix_section($b) + "\n" + roadmap_section($b) + "\n" else "" end)
   + (if shown("lb") then lb_section($b) + "\n" else "" end)
   + (if shown("tcp") then tcp_section($b) + "\n" else "" end) + (if shown("tcp-limits") then tcp_limits_section($b) + "\n" else "" end)
   + (if shown("dot") then dot_section($b) + "\n" else "" end)

@@ -104,7 +104,11 @@ main(int argc, char **argv)
 	ldns_zone *zone;
 	int c, rc;
 
-	while ((c = getopt(argc, argv, "n:k:s:S:f:h")) != -1) {
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		usage(stdout);
+		return 0;
+	}
+	while ((c = getopt(argc, argv, "n:k:s:S:f:")) != -1) {
 		switch (c) {
 		case 'n': model.name = optarg; break;
 		case 'k':
@@ -127,7 +131,6 @@ main(int argc, char **argv)
 			model.seed = seed;
 			break;
 		case 'f': out = optarg; break;
-		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}

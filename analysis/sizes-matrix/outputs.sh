@@ -92,7 +92,19 @@ write_tables() {
             (if .dnskey.udp_1232.tc then 1 else 0 end), ([.dnskey.keys[] | "\(.role):\(.keytag)"] | join(" "))] | map(tostring) | join(","))' "$s" \
         | results_write "$EXP_DIR/dnskey.csv"
     write_answer_sizes
+    write_roadmap_table
     plot_matrix
+}
+
+# write_roadmap_table: roadmap.csv, one row per roadmap state measured (the
+# roll's order, then the control and the size models): its four answers'
+# sizes, TC shares at 1232 and the TCP connections/s they ask for.
+write_roadmap_table() {
+    jq -r '"# idx,state,kind,priming_bytes,dnskey_bytes,referral_bytes,nxdomain_bytes,tc_share_mix,tc_share_do100,bytes_per_query_out_mix,tcp_conn_needed,tcp_cpus_needed",
+        ([.roadmap.phases[]? | select(.measured)] | to_entries[] | .key as $i | .value
+         | [$i, .state, .kind] + [.answers[] | .bytes]
+           + [(.tc_share_mix // ""), (.tc_share_do100 // ""), (.bytes_per_query_out_mix // ""), (.tcp_conn_needed // ""), (.tcp_cpus_needed // "")]
+         | map(tostring) | join(","))' "$EXP_DIR/summary.json" | results_write "$EXP_DIR/roadmap.csv"
 }
 
 # write_answer_sizes: answer_sizes.csv, one column per cell: the share of
@@ -111,7 +123,7 @@ plot_matrix() {
     ceil=$(jq -r '.server_udp_ceiling | if .qps then "\(.qps) queries/s" else "not measured" end' "$EXP_DIR/summary.json")
     # the paper's bytes per query out (unsigned, signed), marked on bytes_by_zone
     read -r pu ps < <(jq -r '[.sizes.tests.unsigned.bytes_per_query_out, .sizes.tests.signed.bytes_per_query_out] | map(. // 0 | tostring) | join(" ")' "$RB_TOP/analysis/paper.json")
-    for fig in bytes_by_zone tc_by_edns crossover; do
+    for fig in bytes_by_zone tc_by_edns crossover roadmap; do
         [ "$(grep -vc '^#' "$EXP_DIR/$fig.csv")" -gt 0 ] || { rm -f "$EXP_DIR/$fig".{png,svg,pdf}; continue; }
         plot_render "$RB_TOP/analysis/sizes-matrix/sizes-matrix.gp" "$EXP_DIR/$fig" \
             "fig='$fig'; datafile='$EXP_DIR/$fig.csv'; zs='$zs'; ceil='$ceil'; paper_unsigned=$pu; paper_signed=$ps" \

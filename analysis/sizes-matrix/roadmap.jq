@@ -19,15 +19,29 @@ def flag_day_limit: 1232;
 # The states, in the algorithm roll's order; then the control and the
 # post-quantum size models.
 def roadmap_phases: [
-  {state: "root", kind: "roll", label: "RSA only (today)"},
-  {state: "alg-prepublish", kind: "roll", label: "ECDSA KSK and ZSK published, RSA signing"},
-  {state: "alg-double", kind: "roll", label: "double-signed, RSA ZSK 1536 bits"},
-  {state: "alg-ecdsa-rsaksk", kind: "roll", label: "ECDSA signing, the RSA KSK still published"},
-  {state: "ecdsap256", kind: "roll", label: "ECDSA only"},
-  {state: "alg-double-2048", kind: "control", label: "double-signed, RSA ZSK 2048 bits (control)"},
-  {state: "pq-falcon512", kind: "model", label: "Falcon-512 size model"},
-  {state: "pq-mldsa44", kind: "model", label: "ML-DSA-44 size model"},
-  {state: "pq-slhdsa128s", kind: "model", label: "SLH-DSA-SHA2-128s size model"}];
+  {state: "root", kind: "roll", label: "RSA only (today)",
+   description: "today's root: RSASHA256, KSK and ZSK of 2048 bits"},
+  {state: "alg-prepublish", kind: "roll", label: "ECDSA KSK and ZSK published, RSA signing",
+   description: "ECDSAP256SHA256 KSK and ZSK published beside today's RSA keys, signing nothing yet"},
+  {state: "alg-double", kind: "roll", label: "double-signed, RSA ZSK 1536 bits",
+   description: "both algorithms sign every RRset, the RSA ZSK cut to 1536 bits as SAC133 endorses"},
+  {state: "alg-ecdsa-rsaksk", kind: "roll", label: "ECDSA signing, the RSA KSK still published",
+   description: "ECDSA keys sign; the RSA KSK is still published and signs nothing"},
+  {state: "ecdsap256", kind: "roll", label: "ECDSA only",
+   description: "the roll done: ECDSAP256SHA256 KSK and ZSK only"},
+  {state: "alg-double-2048", kind: "control", label: "double-signed, RSA ZSK 2048 bits (control)",
+   description: "the double-signed state with today's 2048-bit RSA ZSK: what the cut to 1536 bits saves"},
+  {state: "pq-falcon512", kind: "model", label: "Falcon-512 size model",
+   description: "size model, not a valid signature: keys and signatures as long as the standard says"},
+  {state: "pq-mldsa44", kind: "model", label: "ML-DSA-44 size model",
+   description: "size model, not a valid signature: keys and signatures as long as the standard says"},
+  {state: "pq-slhdsa128s", kind: "model", label: "SLH-DSA-SHA2-128s size model",
+   description: "size model, not a valid signature: keys and signatures as long as the standard says"}];
+
+# The query profiles of the roadmap's cells: a root server's mix, and the
+# same with every query DO=1.
+def mix_profile: "root-2016";
+def do_profile: "do100";
 
 # crosses($limit): an answer of BYTES does not fit a buffer of $limit (an
 # answer exactly as long fits).
@@ -43,8 +57,8 @@ def cell($z; $p): [.[] | select(.zone_state == $z and .profile == $p and .edns =
 def phase_row($cells; $tcp; $rate; $cpus):
   . as $ph
   | ([$cells[] | select(.zone_state == $ph.state and .probes != null) | .probes] | .[0]) as $a
-  | ($cells | cell($ph.state; "root-2016")) as $mix
-  | ($cells | cell($ph.state; "do100")) as $all
+  | ($cells | cell($ph.state; mix_profile)) as $mix
+  | ($cells | cell($ph.state; do_profile)) as $all
   | ($mix.tc_share // null) as $tc
   | (if $tc == null then null else ($rate * $tc | round) end) as $need
   | $ph + {
@@ -54,6 +68,8 @@ def phase_row($cells; $tcp; $rate; $cpus):
       crosses: (if $a == null then null else
                  [answer_limits[] as $l | {limit: $l, answers: [roadmap_answers[] as $n | select($a[$n].bytes | crosses($l)) | $n]}] end),
       dnskey_predicted_bytes: ($a.dnskey.predicted_bytes // null),
+      size_model: ([$cells[] | select(.zone_state == $ph.state) | .size_model // empty
+                    | {standard, key_bytes, signature_bytes, algorithm, note}] | .[0]),
       tc_share_mix: $tc,
       tc_share_do100: ($all.tc_share // null),
       bytes_per_query_out_mix: ($mix.bytes_per_query_out // null),
@@ -94,7 +110,10 @@ def roadmap($tcp; $rate; $cpus):
     else
       first_crossing($rows; flag_day_limit) as $fc
       | sac133($rows) as $sac
-      | {phases: $rows,
+      | {limit_bytes: flag_day_limit, limits: answer_limits,
+         mix_profile: mix_profile, do_profile: do_profile,
+         mix_do_share: ([$cells[] | select(.profile == mix_profile and .edns == "1232") | .trace_do_share // empty] | .[0]),
+         phases: $rows,
          first_crossing: $fc,
          control_crossing: ([$rows[] | select(.kind == "control" and .measured)
                              | . as $r | ($r.crosses[] | select(.limit == flag_day_limit) | .answers) as $x
@@ -102,7 +121,7 @@ def roadmap($tcp; $rate; $cpus):
          first_crossing_by_limit: [answer_limits[] as $l | {limit: $l, first: first_crossing($rows; $l)}],
          sac133: $sac,
          tcp: ($tcp + {stated_rate_qps: $rate, instance_cpus: $cpus,
-                       rule: "TCP connections/s needed = stated query rate x the share of answers truncated at a 1232-byte buffer with the root-2016 mix (each truncated answer is retried over one TCP connection); the instance has them when that is at most the TCP capacity per CPU x its CPUs"}),
+                       rule: "TCP connections/s needed = stated query rate x the share of answers truncated at a \(flag_day_limit)-byte buffer with the \(mix_profile) mix (each truncated answer is retried over one TCP connection); the instance has them when that is at most the TCP capacity per CPU x its CPUs"}),
          models: [$rows[] | select(.kind == "model" and .measured)
                   | {state, label: .label, tc_share_mix, tc_share_do100, tcp_conn_needed}]}
     end;

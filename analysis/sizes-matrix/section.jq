@@ -13,7 +13,7 @@ def sizes_matrix_section($b):
   + status_text($e; "the sizing matrix")
   # a failed run may hold no cells, checks or links: nothing to tabulate
   + if $s == null or ($s.cells | type) != "array" then "</section>" else
-      figures($e)
+      figures($e | .figures |= map(select(.png | test("(^|/)roadmap[.]png$") | not)))
       + "<p>Design: \(val($s; $f; ["settings","design"])); \(val($s; $f; ["settings","queries_per_cell"])) queries per cell at \(val($s; $f; ["settings","pps"])) queries/s.</p>"
       + (if ($s.testbed.server.udp_answer_max | type) == "number" then
            "<p>The servers answer over UDP up to " + val($s; $f; ["testbed","server","udp_answer_max"]) + " bytes (<code>SERVER_EDNS_SIZE</code>): a larger answer comes truncated whatever the query advertises, so a cell's EDNS buffer above that acts as that size.</p>"
@@ -52,6 +52,98 @@ def sizes_matrix_section($b):
       + "<details><summary>What is measured</summary><p>Each cell serves one zone state (signing algorithm and key sizes, NSEC or NSEC3, a KSK roll with two KSKs signing the DNSKEY set, a ZSK pre-published) and replays one query profile (the DO share of the paper's traffic, of a root server's more recent traffic, or forced) with the advertised EDNS buffer as the profile has it or forced to one size, slowly enough that every query is answered. The switch's SNMP octet counters on the router's server-side port give bytes per query in and out; a capture of the answers gives the share truncated (TC=1: each such query comes back over TCP) and the answer sizes; dig gives the DNSKEY answer of each zone state, whole over TCP and whether it fits a UDP answer. The rules (analysis/sizes-matrix/rules.jq) add the Ethernet overhead per frame to the SNMP bytes, divide each link speed by the result to get the query rate that fills the link, and compare it with the server's unshaped UDP ceiling from this run: the lower one is hit first; where the link's is lower, that rate is where the instance turns from query-bound to byte-bound. The paper (\(val($p; "paper.json"; ["sizes","section"]))) measured one signed zone with one traffic mix.</p></details>"
       + settings_table($s; $f; $b.labels["sizes-matrix"] // {}) + more_link("sizes-matrix"; $e)
       + "</section>"
+    end;
+
+# roadmap_section($b): the root's DNSSEC roadmap (the sizing matrix's
+# roadmap states, analysis/sizes-matrix/roadmap.jq): each state's answers
+# against 1232 bytes, the TC shares they cause and the TCP they ask for.
+# Empty when the matrix measured no roadmap state.
+def roadmap_section($b):
+  $b.exps["sizes-matrix"] as $e | $e.summary as $s | $e.file as $f
+  | if ($s.roadmap | type) != "object" then "" else
+      ["roadmap"] as $r
+      | ([$s.roadmap.phases | to_entries[] | select(.value.measured) | .key]) as $rows
+      | ($s.roadmap.sac133) as $sac
+      | val($s; $f; $r + ["limit_bytes"]) as $lim
+      | val($s; $f; $r + ["mix_profile"]) as $mix
+      | ([$s.roadmap.phases | to_entries[] | select(.value.state == "alg-double") | .key][0]) as $d
+      | ([$s.roadmap.phases | to_entries[] | select(.value.state == "alg-double-2048") | .key][0]) as $c
+      | def bytes_cell($i; $j):
+          ($s.roadmap.phases[$i].answers[$j].bytes) as $n
+          | "<td>" + val($s; $f; $r + ["phases",$i,"answers",$j,"bytes"]; 0; null)
+            + (if ($n | type) == "number" and $n > $s.roadmap.limit_bytes then " <b>over</b>" else "" end) + "</td>";
+        def fits_text($k):
+          if $sac[$k] == null then "not measured" else
+            ([$sac[$k].answers | to_entries[] | .key as $j
+              | val($s; $f; $r + ["sac133",$k,"answers",$j,"answer"]) + " " + val($s; $f; $r + ["sac133",$k,"answers",$j,"bytes"]) + " bytes ("
+                + (if .value.fits then "fits, margin " else "<b>does not fit</b>, margin " end)
+                + val($s; $f; $r + ["sac133",$k,"answers",$j,"margin"]) + ")"]
+             | join(", ")) end;
+        def label_of($i): if $i == null then "not measured" else val($s; $f; $r + ["phases",$i,"label"]) end;
+      "<section id=\"roadmap\"><h2>The root's DNSSEC roadmap: the algorithm roll to ECDSA and post-quantum signature sizes \(status_badge($e))</h2>"
+      + ([$e.figures[] | select(.png | test("(^|/)roadmap[.]png$")) | figure(.)] | if length > 0 then "<div class=\"figs\">" + join("") + "</div>" else "" end)
+      + "<p><b>The premise of cutting the RSA ZSK</b> (" + val($s; $f; $r + ["sac133","rule"]) + "). " + label_of($d) + ": " + fits_text("double_1536")
+      + ". " + label_of($c) + ": " + fits_text("control_2048") + ".</p>"
+      + "<table class=\"csv\"><caption>Each zone state in the roll's order, then the control and the post-quantum size models (size models, not valid signatures): each answer's size (DO=1, the whole DNS message over TCP; <b>over</b>: larger than " + $lim + " bytes), the share of answers truncated with every query advertising " + $lim + " bytes (each such query retried over TCP), and the TCP connections per second that makes at "
+      + val($s; $f; ["settings","roadmap_rate_qps"]; 0; null) + " queries/s</caption>"
+      + "<tr><th>zone state</th><th>priming (. NS), bytes</th><th>. DNSKEY, bytes</th><th>TLD referral, bytes</th><th>NXDOMAIN, bytes</th><th>truncated, " + $mix + " mix, %</th><th>truncated, every query DO=1, %</th><th>bytes/query out (SNMP, " + $mix + " mix)</th><th>TCP connections/s needed</th><th>CPUs for them</th></tr>"
+      + ([$rows[] as $i | ($r + ["phases",$i]) as $p | $s.roadmap.phases[$i] as $ph
+          | "<tr><td>" + val($s; $f; $p + ["label"]) + " <small>(" + val($s; $f; $p + ["state"]) + ")</small>"
+            + (if $ph.kind == "model" then " <small class=\"nm\">size model, not a valid signature"
+                 + (if $ph.size_model != null then ": key " + val($s; $f; $p + ["size_model","key_bytes"]) + ", signature " + val($s; $f; $p + ["size_model","signature_bytes"]) + " bytes, " + val($s; $f; $p + ["size_model","standard"]) else "" end)
+                 + "</small>" else "" end) + "</td>"
+            + ([range(0; 4) as $j | bytes_cell($i; $j)] | join(""))
+            + "<td>" + val($s; $f; $p + ["tc_share_mix"]; 1; 100) + "</td><td>" + val($s; $f; $p + ["tc_share_do100"]; 1; 100) + "</td>"
+            + "<td>" + val($s; $f; $p + ["bytes_per_query_out_mix"]; 1; null) + "</td>"
+            + "<td>" + val($s; $f; $p + ["tcp_conn_needed"]; 0; null) + "</td>"
+            + "<td>" + (if $ph.tcp_cpus_needed == null then "<span class=\"nm\">no TCP capacity per CPU</span>"
+                        else val($s; $f; $p + ["tcp_cpus_needed"]) + (if $ph.tcp_has_them then " (has them)" else " (<b>does not have them</b>)" end) end) + "</td></tr>"]
+         | join(""))
+      + "</table>"
+      + "<p>TCP capacity per CPU of the server: "
+      + (if ($s.roadmap.tcp.conn_per_cpu | type) == "number" then
+           val($s; $f; $r + ["tcp","conn_per_cpu"]; 0; null) + " connections/s (" + val($s; $f; $r + ["tcp","source"]) + "), against " + val($s; $f; $r + ["tcp","instance_cpus"]) + " CPU(s) an instance's servers have for TCP (<code>MATRIX_TCP_CPUS</code>)"
+         else val($s; $f; $r + ["tcp","status"]) + (if $s.roadmap.tcp.note then ": " + val($s; $f; $r + ["tcp","note"]) else "" end) + "; the connections needed are stated, not compared" end)
+      + ". " + val($s; $f; $r + ["tcp","rule"]) + ".</p>"
+      + "<details><summary>What is measured, and the states</summary><table class=\"kv\">"
+      + ([$rows[] as $i | "<tr><th>" + val($s; $f; $r + ["phases",$i,"label"]) + "</th><td>" + val($s; $f; $r + ["phases",$i,"description"]) + "</td></tr>"] | join(""))
+      + "</table><p>Each state is a zone variant (docs/zones.md) built from the same key cache as today's; docs/sizes-matrix.md maps them to the public roll plan as far as its text allows. The size models carry a private algorithm number and keys and signatures as long as each standard specifies; validators refuse them; they answer how many bytes, nothing else. The four answers come from dig on a player (DO=1, over TCP so they are whole). The truncated shares come from replaying the " + $mix + " query mix"
+      + (if ($s.roadmap.mix_do_share | type) == "number" then " (DO=1 in " + val($s; $f; $r + ["mix_do_share"]; 1; 100) + " % of its queries, the latest share in this suite's data)" else "" end)
+      + " and the same mix with every query DO=1, every query with an OPT record advertising " + $lim + " bytes, with the answers captured at the Listener; bytes per query come from the switch's SNMP counters. The answers' sizes depend on the names asked (www.example.com. for the referral, www.example. for the NXDOMAIN) and on the server's additional-section policy.</p></details>"
+      + more_link("sizes-matrix"; $e)
+      + "</section>"
+    end;
+
+# roadmap_findings($b): which phase of the roll first crosses 1232 bytes
+# and with which answers, what the 2048-bit control does, and the TCP share
+# each size model forces.
+def roadmap_findings($b):
+  $b.exps["sizes-matrix"] as $e | $e.summary as $s | $e.file as $f | ["roadmap"] as $r
+  | if ($s.roadmap | type) != "object" then [] else
+      [(if $s.roadmap.first_crossing != null then
+          "In the algorithm roll, the first state whose answers outgrow " + val($s; $f; $r + ["limit_bytes"]) + " bytes is \"" + val($s; $f; $r + ["first_crossing","label"]) + "\", with its "
+          + ([$s.roadmap.first_crossing.answers | to_entries[] | val($s; $f; $r + ["first_crossing","answers",.key])] | join(" and ")) + " answer(s)."
+        elif ([$s.roadmap.phases[] | select(.kind == "roll" and .measured)] | length) > 0 then
+          "No measured state of the algorithm roll sends an answer over " + val($s; $f; $r + ["limit_bytes"]) + " bytes"
+          + (if $s.roadmap.sac133.double_1536 != null then
+               " (double-signed, the largest is " + ([$s.roadmap.sac133.double_1536.answers | to_entries | max_by(.value.bytes) | .key] | .[0] as $j | val($s; $f; $r + ["sac133","double_1536","answers",$j,"answer"]) + ", " + val($s; $f; $r + ["sac133","double_1536","answers",$j,"bytes"])) + " bytes)"
+             else "" end) + "."
+        else empty end),
+       (if $s.roadmap.control_crossing != null and ($s.roadmap.control_crossing.answers | length) > 0 then
+          "The control, " + val($s; $f; $r + ["control_crossing","label"]) + ", would push the "
+          + ([$s.roadmap.control_crossing.answers | to_entries[] | val($s; $f; $r + ["control_crossing","answers",.key])] | join(" and "))
+          + " answers over " + val($s; $f; $r + ["limit_bytes"]) + " bytes"
+          + ([$s.roadmap.phases | to_entries[] | select(.value.state == "alg-double-2048") | .key][0] as $i
+             | if $i == null or $s.roadmap.phases[$i].tc_share_mix == null then "" else
+                 " and truncate " + val($s; $f; $r + ["phases",$i,"tc_share_mix"]; 1; 100) + " % of the " + val($s; $f; $r + ["mix_profile"]) + " mix's answers at that buffer" end)
+          + "."
+        else empty end),
+       (if ($s.roadmap.models | length) > 0 then
+          "Post-quantum signature sizes (size models, not valid signatures) would truncate "
+          + ([$s.roadmap.models | to_entries[] | .key as $k
+              | val($s; $f; $r + ["models",$k,"tc_share_mix"]; 1; 100) + " % (" + val($s; $f; $r + ["models",$k,"label"]) + ")"] | join(", "))
+          + " of the " + val($s; $f; $r + ["mix_profile"]) + " mix's answers at a " + val($s; $f; $r + ["limit_bytes"]) + "-byte buffer, each one a TCP retry."
+        else empty end)]
     end;
 
 # Sizes matrix: the key-roll DNSKEY answer and truncation at 512 bytes,

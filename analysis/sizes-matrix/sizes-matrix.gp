@@ -1,6 +1,6 @@
 # sizes-matrix.gp: the figures of the DNSSEC sizing matrix, one per question,
 # drawn from its tables (analysis/sizes-matrix/run). Called with -e:
-#   fig       bytes_by_zone | tc_by_edns | crossover
+#   fig       bytes_by_zone | tc_by_edns | crossover | roadmap
 #   datafile  that table (#-headed CSV, first column an index)
 #   zs (tc_by_edns: the zone-state columns), ceil (crossover: the server's
 #   ceiling in words, for the title), paper_unsigned, paper_signed
@@ -53,4 +53,25 @@ if (fig eq "crossover") {
          '' using 5 title "1 Gb/s" lt 1, \
          '' using 6 title "10 Gb/s" lt 3, \
          '' using 0:($3 > 0 ? $3 : 1/0) with linespoints lt 8 title "server UDP ceiling (unshaped)"
+}
+if (fig eq "roadmap") {
+    set title "Which answers outgrow a 1232-byte buffer as the root's DNSSEC changes?\nAnswer size (DO=1, whole over TCP) per zone state; pq-*: size models, not valid signatures"
+    set ylabel "DNS message, bytes"
+    set logscale y
+    set yrange [200:*]
+    set style data histogram
+    set style histogram clustered gap 1
+    set style fill solid 0.8 border -1
+    set xtics rotate by 30 right
+    set bmargin 7
+    set arrow 1 from graph 0, first 1232 to graph 1, first 1232 nohead dt 2 lw 2 lc rgb c_paper front
+    set label 1 "1232 bytes (DNS Flag Day 2020)" at graph 0.01, first 1232 offset 0, 0.6 tc rgb c_paper front
+    set arrow 2 from graph 0, first 512 to graph 1, first 512 nohead dt 3 lw 1 lc rgb c_rig front
+    set label 2 "512" at graph 0.01, first 512 offset 0, 0.6 tc rgb c_rig front
+    set arrow 3 from graph 0, first 4096 to graph 1, first 4096 nohead dt 3 lw 1 lc rgb c_rig front
+    set label 3 "4096" at graph 0.01, first 4096 offset 0, 0.6 tc rgb c_rig front
+    plot datafile using 4:xtic(2) title "priming (. NS)" lt 1, \
+         '' using 5 title ". DNSKEY" lt 2, \
+         '' using 6 title "TLD referral" lt 3, \
+         '' using 7 title "NXDOMAIN" lt 4
 }
