@@ -3,25 +3,28 @@
 # and the plot.
 
 # derived: the summary's {cells, checks, roadmap} from the measured cells
-# (the rules; the roadmap's in roadmap.jq).
+# (the rules; the roadmap's in roadmap.jq), into $WORK/derived.json. Cells
+# and results go through files: with the roadmap's answers a matrix's JSON
+# outgrows what one command-line argument may hold.
 derived() {
-    local cells='[]'
-    [ -s "$WORK/cells.jsonl" ] && cells=$(jq -s -c . "$WORK/cells.jsonl")
-    jq -n -L "$RULES_DIR" -L "$RULES_LIB" --argjson cells "$cells" --argjson links "$LINKS_JSON" --argjson ceiling "$CEILING_JSON" \
+    [ -s "$WORK/cells.jsonl" ] || : > "$WORK/cells.jsonl"
+    jq -s -L "$RULES_DIR" -L "$RULES_LIB" --argjson links "$LINKS_JSON" --argjson ceiling "$CEILING_JSON" \
         --argjson tcp "$TCP_JSON" --argjson settings "$SETTINGS_JSON" \
         'include "rules"; include "roadmap";
-         $cells | matrix_summary($links; $ceiling)
-         | . + {roadmap: (.cells | roadmap($tcp; $settings.roadmap_rate_qps // 100000; $settings.roadmap_tcp_cpus // 1))}'
+         matrix_summary($links; $ceiling)
+         | . + {roadmap: (.cells | roadmap($tcp; $settings.roadmap_rate_qps // 100000; $settings.roadmap_tcp_cpus // 1))}' \
+        "$WORK/cells.jsonl" > "$WORK/derived.json"
 }
 
 write_summary() {
-    local status=$1 err=${2:-} d
-    d=$(derived)
+    local status=$1 err=${2:-}
+    derived
     jq -n --arg schema "$SCHEMA" --arg status "$status" --arg err "$err" \
         --arg started "$STARTED" --arg finished "$(date -u +%FT%TZ)" \
         --argjson settings "$SETTINGS_JSON" --argjson testbed "$TESTBED_JSON" \
-        --argjson ceiling "$CEILING_JSON" --argjson tcp "$TCP_JSON" --argjson links "$LINKS_JSON" --argjson d "$d" '
-        {schema: $schema, experiment: "sizes-matrix", status: $status}
+        --argjson ceiling "$CEILING_JSON" --argjson tcp "$TCP_JSON" --argjson links "$LINKS_JSON" --slurpfile d "$WORK/derived.json" '
+        $d[0] as $d
+        | {schema: $schema, experiment: "sizes-matrix", status: $status}
         + (if $err == "" then {} else {error: $err} end)
         + {started: $started, finished: $finished, settings: $settings, testbed: $testbed,
            server_udp_ceiling: $ceiling, server_tcp_capacity: $tcp, links_bps: $links,
@@ -43,8 +46,10 @@ rederive() {
     SETTINGS_JSON=$(jq -c .settings "$s")
     jq -c '[.cells[] | del(.tc_share, .answered_share, .links, .breakeven_link_bps)]' "$s" \
         | jq -c '.[]' > "$WORK/cells.jsonl"
-    jq -L "$RULES_DIR" -L "$RULES_LIB" --argjson ceiling "$CEILING_JSON" --argjson tcp "$TCP_JSON" --argjson d "$(derived)" '
-        .server_udp_ceiling = $ceiling | .server_tcp_capacity = $tcp
+    derived
+    jq -L "$RULES_DIR" -L "$RULES_LIB" --argjson ceiling "$CEILING_JSON" --argjson tcp "$TCP_JSON" --slurpfile d "$WORK/derived.json" '
+        $d[0] as $d
+        | .server_udp_ceiling = $ceiling | .server_tcp_capacity = $tcp
         | .cells = $d.cells | .checks = $d.checks | .roadmap = $d.roadmap
         | .rederived = (now | todate)' "$s" | results_write_json "$s"
 }

@@ -17,9 +17,10 @@ def answer_limits: [512, 1232, 1400, 4096];
 def flag_day_limit: 1232;
 
 # The states, in the algorithm roll's order; then the control and the
-# post-quantum size models.
+# post-quantum size models. analysis/sizes-matrix/run plans its cells from
+# this list; "shared" states are the matrix's own too.
 def roadmap_phases: [
-  {state: "root", kind: "roll", label: "RSA only (today)",
+  {state: "root", kind: "roll", label: "RSA only (today)", shared: true,
    description: "today's root: RSASHA256, KSK and ZSK of 2048 bits"},
   {state: "alg-prepublish", kind: "roll", label: "ECDSA KSK and ZSK published, RSA signing",
    description: "ECDSAP256SHA256 KSK and ZSK published beside today's RSA keys, signing nothing yet"},
@@ -27,7 +28,7 @@ def roadmap_phases: [
    description: "both algorithms sign every RRset, the RSA ZSK cut to 1536 bits as SAC133 endorses"},
   {state: "alg-ecdsa-rsaksk", kind: "roll", label: "ECDSA signing, the RSA KSK still published",
    description: "ECDSA keys sign; the RSA KSK is still published and signs nothing"},
-  {state: "ecdsap256", kind: "roll", label: "ECDSA only",
+  {state: "ecdsap256", kind: "roll", label: "ECDSA only", shared: true,
    description: "the roll done: ECDSAP256SHA256 KSK and ZSK only"},
   {state: "alg-double-2048", kind: "control", label: "double-signed, RSA ZSK 2048 bits (control)",
    description: "the double-signed state with today's 2048-bit RSA ZSK: what the cut to 1536 bits saves"},
@@ -38,10 +39,33 @@ def roadmap_phases: [
   {state: "pq-slhdsa128s", kind: "model", label: "SLH-DSA-SHA2-128s size model",
    description: "size model, not a valid signature: keys and signatures as long as the standard says"}];
 
+# roadmap_only_states: the states only the roadmap measures (not "shared"
+# with the matrix's one-factor plan).
+def roadmap_only_states: [roadmap_phases[] | select(.shared | not) | .state];
+
 # The query profiles of the roadmap's cells: a root server's mix, and the
 # same with every query DO=1.
 def mix_profile: "root-2016";
 def do_profile: "do100";
+
+# tcp_capacity($source): the server's TCP capacity per CPU from a TCP
+# experiment's summary (the input; null when there is none): the largest
+# figure of its configurations that have one (a figure exists only when the
+# server was the bottleneck, tcpbench/sweep/rules.jq's per_cpu), else null
+# with the first configuration's reason. Never a number of our own.
+def tcp_capacity($source):
+  if . == null then
+    {conn_per_cpu: null, status: "not measured", source: null,
+     note: "no tcp results in this results directory: run make tcp TCP_SERVER_CPU=0.1 (a figure per CPU needs the server to be the bottleneck), or make bench"}
+  else
+    [.configs[]? | objects | select((.per_cpu.conn_per_cpu | type) == "number")
+     | {name: (.name // .config // null), conn_per_cpu: .per_cpu.conn_per_cpu}] as $ok
+    | if ($ok | length) > 0 then ($ok | max_by(.conn_per_cpu)) as $b
+        | {conn_per_cpu: $b.conn_per_cpu, status: "measured", source: $source, config: $b.name, note: null}
+      else {conn_per_cpu: null, status: "not measured", source: $source,
+            note: ("the TCP experiment gave no capacity per CPU: "
+                   + ([.configs[]? | objects | "\(.name // .config // "?"): \(.per_cpu.rule // "no rule")"] | .[0] // "no configuration"))} end
+  end;
 
 # crosses($limit): an answer of BYTES does not fit a buffer of $limit (an
 # answer exactly as long fits).

@@ -3,6 +3,7 @@
 # every value is tagged for analysis/report-check).
 
 include "report-lib";
+include "analysis/sizes-matrix/roadmap";
 
 # sizes_matrix_section: the DNSSEC sizing matrix (analysis/sizes-matrix/run):
 # per cell bytes per query, TC share, answer sizes, the DNSKEY
@@ -37,10 +38,10 @@ def sizes_matrix_section($b):
              "<h4>The paper's zone state</h4>" + cmp_head(val($p; "paper.json"; ["sizes","section"]))
              + cmp_row("bytes per query out, cell " + val($s; $f; ["cells",$i,"cell"]); $s; $f; ["cells",$i,"bytes_per_query_out"]; 1; null; $p; ["sizes","tests","signed","bytes_per_query_out"]; "the paper's own traffic mix")
              + "</table>" end)
-      + "<h3>Cells</h3><table class=\"csv\"><caption>One row per cell: bytes on the wire, truncation, answer sizes and which ceiling an instance meets first at each link speed</caption><tr><th>cell (zone state : profile : EDNS buffer)</th><th>bytes/query in</th><th>bytes/query out</th><th>TC share, %</th><th>answer bytes mean / median / max</th><th>DNSKEY answer, bytes</th>"
+      + "<h3>Cells</h3><table class=\"csv\"><caption>One row per cell: bytes on the wire, truncation, answer sizes and which ceiling an instance meets first at each link speed (the cells of the states only the roadmap measures are in its section below, and all of them on the data page)</caption><tr><th>cell (zone state : profile : EDNS buffer)</th><th>bytes/query in</th><th>bytes/query out</th><th>TC share, %</th><th>answer bytes mean / median / max</th><th>DNSKEY answer, bytes</th>"
       + ([range(0; $s.links_bps // [] | length) as $l | "<th>\(val($s; $f; ["links_bps",$l]; 0; 0.000001)) Mb/s: first ceiling, at queries/s; byte-bound above</th>"] | join(""))
       + "</tr>"
-      + ([$s.cells | to_entries[] | .key as $i | ["cells",$i] as $c
+      + ([$s.cells | to_entries[] | select(.value.zone_state as $z | roadmap_only_states | index($z) | not) | .key as $i | ["cells",$i] as $c
           | "<tr><td>\(val($s; $f; $c + ["cell"]))</td><td>\(val($s; $f; $c + ["bytes_per_query_in"]; 1; null))</td><td>\(val($s; $f; $c + ["bytes_per_query_out"]; 1; null))</td>"
             + "<td>\(val($s; $f; $c + ["tc_share"]; 2; 100))</td>"
             + "<td>\(val($s; $f; $c + ["answer_bytes","mean"]; 1; null)) / \(val($s; $f; $c + ["answer_bytes","median"])) / \(val($s; $f; $c + ["answer_bytes","max"]))</td>"
@@ -88,7 +89,7 @@ def roadmap_section($b):
       + val($s; $f; ["settings","roadmap_rate_qps"]; 0; null) + " queries/s</caption>"
       + "<tr><th>zone state</th><th>priming (. NS), bytes</th><th>. DNSKEY, bytes</th><th>TLD referral, bytes</th><th>NXDOMAIN, bytes</th><th>truncated, " + $mix + " mix, %</th><th>truncated, every query DO=1, %</th><th>bytes/query out (SNMP, " + $mix + " mix)</th><th>TCP connections/s needed</th><th>CPUs for them</th></tr>"
       + ([$rows[] as $i | ($r + ["phases",$i]) as $p | $s.roadmap.phases[$i] as $ph
-          | "<tr><td>" + val($s; $f; $p + ["label"]) + " <small>(" + val($s; $f; $p + ["state"]) + ")</small>"
+          | "<tr><td>" + val($s; $f; $p + ["label"])
             + (if $ph.kind == "model" then " <small class=\"nm\">size model, not a valid signature"
                  + (if $ph.size_model != null then ": key " + val($s; $f; $p + ["size_model","key_bytes"]) + ", signature " + val($s; $f; $p + ["size_model","signature_bytes"]) + " bytes, " + val($s; $f; $p + ["size_model","standard"]) else "" end)
                  + "</small>" else "" end) + "</td>"
@@ -105,9 +106,7 @@ def roadmap_section($b):
            val($s; $f; $r + ["tcp","conn_per_cpu"]; 0; null) + " connections/s (" + val($s; $f; $r + ["tcp","source"]) + "), against " + val($s; $f; $r + ["tcp","instance_cpus"]) + " CPU(s) an instance's servers have for TCP (<code>MATRIX_TCP_CPUS</code>)"
          else val($s; $f; $r + ["tcp","status"]) + (if $s.roadmap.tcp.note then ": " + val($s; $f; $r + ["tcp","note"]) else "" end) + "; the connections needed are stated, not compared" end)
       + ". " + val($s; $f; $r + ["tcp","rule"]) + ".</p>"
-      + "<details><summary>What is measured, and the states</summary><table class=\"kv\">"
-      + ([$rows[] as $i | "<tr><th>" + val($s; $f; $r + ["phases",$i,"label"]) + "</th><td>" + val($s; $f; $r + ["phases",$i,"description"]) + "</td></tr>"] | join(""))
-      + "</table><p>Each state is a zone variant (docs/zones.md) built from the same key cache as today's; docs/sizes-matrix.md maps them to the public roll plan as far as its text allows. The size models carry a private algorithm number and keys and signatures as long as each standard specifies; validators refuse them; they answer how many bytes, nothing else. The four answers come from dig on a player (DO=1, over TCP so they are whole). The truncated shares come from replaying the " + $mix + " query mix"
+      + "<details><summary>What is measured</summary><p>Each state is a zone variant (docs/zones.md) built from the same key cache as today's (what each holds: docs/sizes-matrix.md and the data page); docs/sizes-matrix.md maps them to the public roll plan as far as its text allows. The size models carry a private algorithm number and keys and signatures as long as each standard specifies; validators refuse them; they answer how many bytes, nothing else. The four answers come from dig on a player (DO=1, over TCP so they are whole). The truncated shares come from replaying the " + $mix + " query mix"
       + (if ($s.roadmap.mix_do_share | type) == "number" then " (DO=1 in " + val($s; $f; $r + ["mix_do_share"]; 1; 100) + " % of its queries, the latest share in this suite's data)" else "" end)
       + " and the same mix with every query DO=1, every query with an OPT record advertising " + $lim + " bytes, with the answers captured at the Listener; bytes per query come from the switch's SNMP counters. The answers' sizes depend on the names asked (www.example.com. for the referral, www.example. for the NXDOMAIN) and on the server's additional-section policy.</p></details>"
       + more_link("sizes-matrix"; $e)
