@@ -67,6 +67,7 @@ def roadmap_section($b):
       | ($s.roadmap.sac133) as $sac
       | val($s; $f; $r + ["limit_bytes"]) as $lim
       | val($s; $f; $r + ["mix_profile"]) as $mix
+      | (($s.roadmap.tcp.conn_per_cpu | type) == "number") as $tcpm
       | ([$s.roadmap.phases | to_entries[] | select(.value.state == "alg-double") | .key][0]) as $d
       | ([$s.roadmap.phases | to_entries[] | select(.value.state == "alg-double-2048") | .key][0]) as $c
       | def bytes_cell($i; $j):
@@ -85,20 +86,21 @@ def roadmap_section($b):
       + ([$e.figures[] | select(.png | test("(^|/)roadmap[.]png$")) | figure(.)] | if length > 0 then "<div class=\"figs\">" + join("") + "</div>" else "" end)
       + "<p><b>The premise of cutting the RSA ZSK</b> (" + val($s; $f; $r + ["sac133","rule"]) + "). " + label_of($d) + ": " + fits_text("double_1536")
       + ". " + label_of($c) + ": " + fits_text("control_2048") + ".</p>"
-      + "<table class=\"csv\"><caption>Each zone state in the roll's order, then the control and the post-quantum size models (size models, not valid signatures): each answer's size (DO=1, the whole DNS message over TCP; <b>over</b>: larger than " + $lim + " bytes), the share of answers truncated with every query advertising " + $lim + " bytes (each such query retried over TCP), and the TCP connections per second that makes at "
+      + "<table class=\"csv\"><caption>Each zone state in the roll's order, then the control and the post-quantum size models (size models, not valid signatures): each answer's size in bytes (DO=1, the whole DNS message over TCP; <b>over</b>: larger than " + $lim + " bytes), the share of answers truncated (TC) with every query advertising " + $lim + " bytes, each such query retried over TCP; bytes per query out from the switch's SNMP counters (" + $mix + " mix); the TCP connections per second the truncated answers make at "
       + val($s; $f; ["settings","roadmap_rate_qps"]; 0; null) + " queries/s</caption>"
-      + "<tr><th>zone state</th><th>priming (. NS), bytes</th><th>. DNSKEY, bytes</th><th>TLD referral, bytes</th><th>NXDOMAIN, bytes</th><th>truncated, " + $mix + " mix, %</th><th>truncated, every query DO=1, %</th><th>bytes/query out (SNMP, " + $mix + " mix)</th><th>TCP connections/s needed</th><th>CPUs for them</th></tr>"
+      + "<tr><th>zone state</th><th>priming</th><th>DNSKEY</th><th>referral</th><th>NXDOMAIN</th><th>TC, " + $mix + " mix, %</th><th>TC, all DO=1, %</th><th>B/query out</th><th>TCP conn./s</th>"
+      + (if $tcpm then "<th>CPUs for them</th>" else "" end) + "</tr>"
       + ([$rows[] as $i | ($r + ["phases",$i]) as $p | $s.roadmap.phases[$i] as $ph
           | "<tr><td>" + val($s; $f; $p + ["label"])
-            + (if $ph.kind == "model" then " <small class=\"nm\">size model, not a valid signature"
-                 + (if $ph.size_model != null then ": key " + val($s; $f; $p + ["size_model","key_bytes"]) + ", signature " + val($s; $f; $p + ["size_model","signature_bytes"]) + " bytes, " + val($s; $f; $p + ["size_model","standard"]) else "" end)
+            + (if $ph.kind == "model" then "<br><small class=\"nm\">not a valid signature"
+                 + (if $ph.size_model != null then "; key " + val($s; $f; $p + ["size_model","key_bytes"]) + " B, signature " + val($s; $f; $p + ["size_model","signature_bytes"]) + " B" else "" end)
                  + "</small>" else "" end) + "</td>"
             + ([range(0; 4) as $j | bytes_cell($i; $j)] | join(""))
             + "<td>" + val($s; $f; $p + ["tc_share_mix"]; 1; 100) + "</td><td>" + val($s; $f; $p + ["tc_share_do100"]; 1; 100) + "</td>"
             + "<td>" + val($s; $f; $p + ["bytes_per_query_out_mix"]; 1; null) + "</td>"
             + "<td>" + val($s; $f; $p + ["tcp_conn_needed"]; 0; null) + "</td>"
-            + "<td>" + (if $ph.tcp_cpus_needed == null then "<span class=\"nm\">no TCP capacity per CPU</span>"
-                        else val($s; $f; $p + ["tcp_cpus_needed"]) + (if $ph.tcp_has_them then " (has them)" else " (<b>does not have them</b>)" end) end) + "</td></tr>"]
+            + (if $tcpm | not then "" elif $ph.tcp_cpus_needed == null then "<td class=\"nm\">–</td>"
+               else "<td>" + val($s; $f; $p + ["tcp_cpus_needed"]) + (if $ph.tcp_has_them then " (has them)" else " (<b>does not have them</b>)" end) + "</td>" end) + "</tr>"]
          | join(""))
       + "</table>"
       + "<p>TCP capacity per CPU of the server: "
