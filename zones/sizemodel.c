@@ -54,21 +54,33 @@ sizemodel_field(const ldns_rdf *name, size_t len, uint64_t *state)
 	return rdf;
 }
 
-/* sizemodel_replace: put RDF at POS of RR, freeing what was there. */
-static void
-sizemodel_replace(ldns_rr *rr, ldns_rdf *rdf, size_t pos)
+/* sizemodel_set: put each of the N fields RDFS[k] at POS[k] of RR, freeing
+ * what was there; 0, or -1 when one of them could not be made (all freed,
+ * RR untouched). */
+static int
+sizemodel_set(ldns_rr *rr, ldns_rdf *const *rdfs, const size_t *pos, size_t n)
 {
-	ldns_rdf *old = ldns_rr_set_rdf(rr, rdf, pos);
+	size_t k;
 
-	ldns_rdf_deep_free(old);
+	for (k = 0; k < n && rdfs[k]; k++)
+		;
+	if (k < n) {
+		for (k = 0; k < n; k++)
+			ldns_rdf_deep_free(rdfs[k]);
+		return -1;
+	}
+	for (k = 0; k < n; k++)
+		ldns_rdf_deep_free(ldns_rr_set_rdf(rr, rdfs[k], pos[k]));
+	return 0;
 }
 
 static ldns_status
 sizemodel_key(ldns_rr *rr, const ldns_rdf *name, const struct zones_sizemodel *m,
 	uint64_t *state, struct tag_map *map, char *err, size_t errlen)
 {
+	static const size_t pos[2] = { 2, 3 };	/* algorithm, public key */
 	uint16_t from = ldns_calc_keytag(rr);
-	ldns_rdf *alg, *key;
+	ldns_rdf *fields[2];
 
 	if (ldns_rr_rd_count(rr) != 4) {
 		snprintf(err, errlen, "a DNSKEY with %zu fields", ldns_rr_rd_count(rr));
@@ -78,17 +90,13 @@ sizemodel_key(ldns_rr *rr, const ldns_rdf *name, const struct zones_sizemodel *m
 		snprintf(err, errlen, "more than %d DNSKEYs", TAG_MAP_MAX);
 		return LDNS_STATUS_ERR;
 	}
-	key = sizemodel_field(name, m->key_bytes, state);
-	alg = ldns_native2rdf_int8(LDNS_RDF_TYPE_ALG, ZONES_SIZEMODEL_ALGORITHM);
-	if (!key || !alg) {
-		ldns_rdf_deep_free(key);
-		ldns_rdf_deep_free(alg);
+	fields[0] = ldns_native2rdf_int8(LDNS_RDF_TYPE_ALG, ZONES_SIZEMODEL_ALGORITHM);
+	fields[1] = sizemodel_field(name, m->key_bytes, state);
+	if (sizemodel_set(rr, fields, pos, 2) != 0) {
 		snprintf(err, errlen, "cannot make a %zu-byte key (the name takes %zu)",
 			m->key_bytes, ldns_rdf_size(name));
 		return LDNS_STATUS_ERR;
 	}
-	sizemodel_replace(rr, alg, 2);
-	sizemodel_replace(rr, key, 3);
 	map->from[map->n] = from;
 	map->to[map->n] = ldns_calc_keytag(rr);
 	map->n++;
@@ -99,7 +107,8 @@ static ldns_status
 sizemodel_sig(ldns_rr *rr, const ldns_rdf *name, const struct zones_sizemodel *m,
 	uint64_t *state, const struct tag_map *map, char *err, size_t errlen)
 {
-	ldns_rdf *alg, *tag, *sig;
+	static const size_t pos[3] = { 1, 6, 8 };	/* algorithm, key tag, signature */
+	ldns_rdf *fields[3];
 	uint16_t from;
 	size_t i;
 
@@ -114,20 +123,14 @@ sizemodel_sig(ldns_rr *rr, const ldns_rdf *name, const struct zones_sizemodel *m
 		snprintf(err, errlen, "an RRSIG by key tag %u, which no DNSKEY of the zone has", from);
 		return LDNS_STATUS_ERR;
 	}
-	sig = sizemodel_field(name, m->signature_bytes, state);
-	alg = ldns_native2rdf_int8(LDNS_RDF_TYPE_ALG, ZONES_SIZEMODEL_ALGORITHM);
-	tag = ldns_native2rdf_int16(LDNS_RDF_TYPE_INT16, map->to[i]);
-	if (!sig || !alg || !tag) {
-		ldns_rdf_deep_free(sig);
-		ldns_rdf_deep_free(alg);
-		ldns_rdf_deep_free(tag);
+	fields[0] = ldns_native2rdf_int8(LDNS_RDF_TYPE_ALG, ZONES_SIZEMODEL_ALGORITHM);
+	fields[1] = ldns_native2rdf_int16(LDNS_RDF_TYPE_INT16, map->to[i]);
+	fields[2] = sizemodel_field(name, m->signature_bytes, state);
+	if (sizemodel_set(rr, fields, pos, 3) != 0) {
 		snprintf(err, errlen, "cannot make a %zu-byte signature (the name takes %zu)",
 			m->signature_bytes, ldns_rdf_size(name));
 		return LDNS_STATUS_ERR;
 	}
-	sizemodel_replace(rr, alg, 1);
-	sizemodel_replace(rr, tag, 6);
-	sizemodel_replace(rr, sig, 8);
 	return LDNS_STATUS_OK;
 }
 
