@@ -25,6 +25,10 @@ labtest_cleanup() {
 labtest_up() {
     export SIMLAB_MGMT_NET=${SIMLAB_MGMT_NET:-$1}
     trap labtest_cleanup EXIT
+    # The lab serves the unsigned build when there is one, else the minimal
+    # zone: build it first, so that another test building it meanwhile
+    # cannot change what the lab serves between two provisioning runs.
+    make -s -C "$RB_TOP" zones >/dev/null
     "$SIM" down >/dev/null 2>&1 || true
     "$SIM" up "$INV" >/dev/null
     export BACKEND=lab INVENTORY="$INV"
