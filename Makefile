@@ -81,7 +81,7 @@ check:
 N ?= 3
 check-repeat:
 	@$(MAKE) --no-print-directory -j2 $(CHECK_BUILD)
-	@CLEAN=$(CLEAN) scripts/check-repeat $(N) $(UNIT_TESTS)
+	@CLEAN=$(CLEAN) SLOW=$(SLOW) scripts/check-repeat $(N) $(UNIT_TESTS)
 
 testbed-up:
 	@scripts/testbed up

@@ -15,9 +15,15 @@ scale_settings() {
     TIMEOUT_MS=${TCP_TIMEOUT_MS:-1000} WORKERS=${TCP_WORKERS:-1} TICK_US=${TCP_TICK_US:-200}
     RERUNS=${TCP_RERUNS:-2} TCP_CLIENTS=${TCP_CLIENTS:-1000}
     local v
-    for v in POINT_S REPS START STEP RES MAX_POINTS BUDGET_S TIMEOUT_MS WORKERS TICK_US TCP_CLIENTS; do
+    for v in POINT_S REPS START RES MAX_POINTS BUDGET_S TIMEOUT_MS WORKERS TICK_US TCP_CLIENTS; do
         [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v} must be a positive integer"
     done
+    # TCP_STEP: added per coarse point (N per server), or *F: multiplied
+    # (F from 1.1 to 10), for a sweep that must find a knee whose rate is
+    # not known within a factor of ten (the tests' budgeted servers, whose
+    # knee moves with the host's speed)
+    [[ $STEP =~ ^[1-9][0-9]*$ ]] || { [[ $STEP =~ ^\*[0-9]+(\.[0-9]+)?$ ]] && awk -v f="${STEP#\*}" 'BEGIN { exit !(f >= 1.1 && f <= 10) }'; } \
+        || die "TCP_STEP=$STEP must be a positive integer (added per point) or *F with F from 1.1 to 10 (multiplied)"
     [[ $RERUNS =~ ^[0-9]+$ ]] || die "TCP_RERUNS=$RERUNS must be an integer >= 0"
     # empty: the server's own backlog (the testbed's default for SERVER)
     [ -z "${TCP_BACKLOG:-}" ] || [[ $TCP_BACKLOG =~ ^[1-9][0-9]*$ ]] || die "TCP_BACKLOG=$TCP_BACKLOG must be a positive integer"
@@ -56,7 +62,7 @@ scale_settings() {
 
 settings_json() {
     jq -n --arg scale "$SCALE" --argjson d "$POINT_S" --argjson reps "$REPS" --argjson start "$START" \
-        --argjson step "$STEP" --argjson res "$RES" --argjson mp "$MAX_POINTS" --argjson b "$BUDGET_S" \
+        --arg step "$STEP" --argjson res "$RES" --argjson mp "$MAX_POINTS" --argjson b "$BUDGET_S" \
         --argjson t "$TIMEOUT_MS" --argjson cap "$PLAYER_CAP" --argjson nofile "${NOFILE_HARD/unlimited/0}" \
         --argjson w "$WORKERS" --argjson tick "$TICK_US" --argjson burst "$MAX_BURST" --argjson reruns "$RERUNS" \
         --argjson backlog "$BACKLOG" --argjson tcpcount "$TCP_CLIENTS" --argjson sample "$SAMPLE_MS" \
@@ -64,7 +70,7 @@ settings_json() {
         --argjson cf "$COLLAPSE_FRAC" --arg transport "$TRANSPORT" --arg resume "$TLS_RESUME" '
         {scale:$scale, configs:($configs | split(" ")), point_seconds:$d, repetitions:$reps,
          transport:$transport, tls_resume:(if $transport == "tls" then ($resume == "yes") else null end),
-         coarse_start_per_server:$start, coarse_step_per_server:$step, resolution_per_server:$res,
+         coarse_start_per_server:$start, coarse_step_per_server:($step | tonumber? // $step), resolution_per_server:$res,
          max_points_per_config:$mp, time_budget_s_per_config:$b,
          timeout_ms:$t, workers_per_player:$w, tick_us:$tick, max_burst:$burst, reruns_for_outside_stalls:$reruns,
          rlimit_nofile_hard:$nofile, max_rate_per_player:$cap, backlog:$backlog, tcp_count:$tcpcount,

@@ -78,7 +78,11 @@ def udp_section($b; $key; $title; $note):
 def finding_udp_unshaped($b):
   $b.exps["udp-unshaped"] as $e | $e.summary as $s | $e.file as $f
   | if ok($e) and ($s.ceiling_qps | type) == "number" then
-      ["Over UDP the instance answered up to " + val($s; $f; ["ceiling_qps"]; 0; null)
+      ["Over UDP the instance"
+       + (if ($s.testbed.server.cpu_budget.budget | type) == "number"
+          then ", its servers limited to " + val($s; $f; ["testbed","server","cpu_budget","budget"]) + " CPU each,"
+          else "" end)
+       + " answered up to " + val($s; $f; ["ceiling_qps"]; 0; null)
        + " queries/s with no link shaping"
        + (range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"]) | if . != "" then " (its ceiling lies " + . + ")" else "" end)
        + (if ($s.verdict.summary // null) != null then "; what stopped it: " + val($s; $f; ["verdict","summary"]) + "." else "." end)

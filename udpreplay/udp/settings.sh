@@ -32,6 +32,14 @@ read_settings() {
     LB_MODES=(${LB:-l3})
     LINK=${UDP_LINK:-none}
     UDP_ZONES=${UDP_ZONES:-}
+    # UDP_SERVER_CPU: the servers' CPU budget for an unshaped sweep only, as
+    # TCP_SERVER_CPU is the TCP sweeps' (make bench UDP_SERVER_CPU=F budgets
+    # udp-unshaped and leaves the shaped sweep, which measures the link, on
+    # whole servers)
+    if [ -n "${UDP_SERVER_CPU:-}" ]; then
+        if [ "$LINK" = none ]; then export SERVER_CPU=$UDP_SERVER_CPU
+        else log "UDP_SERVER_CPU=$UDP_SERVER_CPU is for unshaped sweeps: this one (UDP_LINK=$LINK) runs with SERVER_CPU=${SERVER_CPU:-max}"; fi
+    fi
     # Under a server CPU budget the servers' receive path runs on their CPU
     # (RPS), so that its busy time is the server's whole cost per query.
     UDP_STEER=$(exp_budget_steer "${UDP_STEER:-}"); UDP_STEER=${UDP_STEER:-none}
