@@ -170,9 +170,14 @@ def finding_matrix($b):
               + val($s; $f; ["cells",$i,"links",0,"link_bps"]; 0; 0.000001) + " Mbit/s link is full at "
               + val($s; $f; ["cells",$i,"links",0,"link_qps"]; 0; null) + " queries/s"
               + (if ($s.server_udp_ceiling.qps | type) == "number" then
-                   ", below the servers' UDP ceiling of " + val($s; $f; ["server_udp_ceiling","qps"]; 0; null) + " queries/s"
+                   ($s.cells[$i].links[0].link_qps < $s.server_udp_ceiling.qps) as $below
+                   | (if $below then ", below" else ", not below" end) + " the servers' UDP ceiling of " + val($s; $f; ["server_udp_ceiling","qps"]; 0; null) + " queries/s"
                    + (range_text($s; $f; ["server_udp_ceiling","low_qps"]; ["server_udp_ceiling","high_qps"]) | if . != "" then " (" + . + ")" else "" end)
-                   + ": the link is hit first up to about " + val($s; $f; ["cells",$i,"breakeven_link_bps"]; 0; 0.000001) + " Mbit/s."
+                   + (if $below then ": the link is hit first up to about " else ": the servers are hit first; a link slower than about " end)
+                   + val($s; $f; ["cells",$i,"breakeven_link_bps"]; 0; 0.000001) + " Mbit/s" + (if $below then "." else " would be hit first." end)
+                 elif ($s.server_udp_ceiling.budget | type) == "number" then
+                   " (the servers' UDP ceiling of this run was " + val($s; $f; ["server_udp_ceiling","status"])
+                   + ", so which limit comes first is not said)."
                  else " (the servers' UDP ceiling was not measured in this run, so which limit comes first is not said)." end)]
            end)
     else [] end;
