@@ -64,15 +64,16 @@ probes_json() {
 }
 
 # trace_for PROFILE EDNS: the cell's trace (made once per profile, buffer,
-# query count and seed: a trace of other settings is never reused).
+# query count, seed and root size: a trace of other settings is never
+# reused), its names from the unsigned root of the zone states.
 trace_for() {
-    local p=$1 e=$2 dir="$EXP_DIR/traces/$1-$2-$MATRIX_QUERIES-$MATRIX_SEED" args
+    local p=$1 e=$2 dir="$EXP_DIR/traces/$1-$2-$MATRIX_QUERIES-$MATRIX_SEED${MATRIX_TLDS:+-tlds$MATRIX_TLDS}" args
     if [ ! -f "$dir/trace.pcap" ]; then
         mkdir -p "$dir"
         args="$(profile_args "$p") $(edns_args "$e")"
         # shellcheck disable=SC2086
         "$UR_BUILD/tracegen" -n "$MATRIX_QUERIES" -s "$MATRIX_SEED" $args -r 2500 -c 10000 \
-            -z "$RB_TOP/zones/build/unsigned/root.zone" -o "$dir/trace.pcap.tmp" -q "$dir/trace.queries" \
+            -z "$RB_TOP/zones/build/$(state_variant unsigned)/root.zone" -o "$dir/trace.pcap.tmp" -q "$dir/trace.queries" \
             > "$WORK/tracegen.log" 2>&1 || die "tracegen ($args) failed: $(tail -n 2 "$WORK/tracegen.log")"
         mv "$dir/trace.pcap.tmp" "$dir/trace.pcap"
         "$DNSSTAT" --json -o "$dir/trace.json" "$dir/trace.pcap" || die "dnsstat failed on the trace $dir"

@@ -73,6 +73,19 @@ check_no_signer_records() {
     return $bad
 }
 
+# seed_key_cache DIR: a scratch build (ZONES_BUILD=DIR) starts from a copy
+# of the normal build output's key cache (zones/build/keys) when there is
+# one and no build holds it: generating RSA keys is most of a small build's
+# time, and the earlier builds of a check run made the same slots. The
+# scratch build generates any slot the copy lacks; ROLL=1 there replaces
+# the copy only.
+seed_key_cache() {
+    local src=$RB_TOP/zones/build
+    [ -d "$src/keys" ] || return 0
+    mkdir -p "$1"
+    flock -n "$src/.lock" cp -r "$src/keys" "$1/" 2>/dev/null || rm -rf "$1/keys"
+}
+
 # verify_zone FILE: ldns-verify-zone accepts it (quiet unless it fails).
 verify_zone() {
     local out
