@@ -96,8 +96,11 @@ lab_sample() {
     fi
     trap '' TERM INT
     lab_snmp_read end "$snmpdir" & snmp_pid=$!
+    # rbsample is an orphan on the host: once it has exited (a zombie,
+    # which kill -0 still finds until its reaper gets to it) its summary
+    # is written.
     for role in "${LAB_HOSTS[@]}"; do
-        lab_ssh "$role" "kill -TERM ${RPID[$role]} 2>/dev/null; for i in \$(seq 100); do kill -0 ${RPID[$role]} 2>/dev/null || exit 0; sleep 0.1; done; exit 1" &
+        lab_ssh "$role" "kill -TERM ${RPID[$role]} 2>/dev/null; for i in \$(seq 100); do kill -0 ${RPID[$role]} 2>/dev/null || exit 0; [ \"\$(cut -d' ' -f3 /proc/${RPID[$role]}/stat 2>/dev/null)\" != Z ] || exit 0; sleep 0.1; done; exit 1" &
         pids+=("$!")
     done
     for a in "${pids[@]}"; do wait "$a" || true; done
