@@ -3,6 +3,15 @@
 # interfaces, the sampler over SSH and SNMP, captures on the hosts.
 # Sourced by lab.sh.
 
+# lab_remote_stop_cmd PID: the host-side command that sends PID SIGTERM and
+# waits up to 10 s for it to exit; its status is 0 when it did. The process
+# is an orphan on the host, so once it has exited it is a zombie, which
+# kill -0 still finds until the host's init reaps it (seconds, on the
+# simulated lab): a zombie counts as exited.
+lab_remote_stop_cmd() {
+    printf '%s' "kill -TERM $1 2>/dev/null; i=0; while [ \$i -lt 100 ] && kill -0 $1 2>/dev/null && [ \"\$(cut -d' ' -f3 /proc/$1/stat 2>/dev/null)\" != Z ]; do sleep 0.1; i=\$((i + 1)); done; [ \$i -lt 100 ]"
+}
+
 # ---------------------------------------------------------------- queries
 
 # lab_counters_json: the nftables counters of the listener and the servers,
@@ -96,11 +105,9 @@ lab_sample() {
     fi
     trap '' TERM INT
     lab_snmp_read end "$snmpdir" & snmp_pid=$!
-    # rbsample is an orphan on the host: once it has exited (a zombie,
-    # which kill -0 still finds until its reaper gets to it) its summary
-    # is written.
+    # once rbsample has exited its summary is written
     for role in "${LAB_HOSTS[@]}"; do
-        lab_ssh "$role" "kill -TERM ${RPID[$role]} 2>/dev/null; for i in \$(seq 100); do kill -0 ${RPID[$role]} 2>/dev/null || exit 0; [ \"\$(cut -d' ' -f3 /proc/${RPID[$role]}/stat 2>/dev/null)\" != Z ] || exit 0; sleep 0.1; done; exit 1" &
+        lab_ssh "$role" "$(lab_remote_stop_cmd "${RPID[$role]}")" &
         pids+=("$!")
     done
     for a in "${pids[@]}"; do wait "$a" || true; done
@@ -151,9 +158,8 @@ lab_capture() {
     trap 'stop=1' TERM
     while [ "$stop" = 0 ]; do sleep 1 & wait $! || true; done
     trap '' TERM
-    # tcpdump is an orphan on the host: once it has exited (a zombie, which
-    # kill -0 still finds until its reaper gets to it) its log is complete.
-    lab_ssh "$role" "kill -TERM $rpid 2>/dev/null; for i in \$(seq 100); do kill -0 $rpid 2>/dev/null || break; [ \"\$(cut -d' ' -f3 /proc/$rpid/stat 2>/dev/null)\" != Z ] || break; sleep 0.1; done; tail -n +2 $r.log" >&2 || true
+    # once tcpdump has exited its log is complete
+    lab_ssh "$role" "$(lab_remote_stop_cmd "$rpid"); tail -n +2 $r.log" >&2 || true
     lab_pull "$role" "$r.pcap" "$file" || warn "capture: cannot fetch the pcap from $role"
     lab_ssh "$role" "rm -f $r.pcap $r.log" || true
 }

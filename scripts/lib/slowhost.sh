@@ -7,7 +7,7 @@
 # the CPU busy shares the sampler reads include the loops' time, as they
 # would a noisy neighbour's. Every loop is bounded in time
 # (SLOWHOST_MAX_S, default 3 hours) besides slowhost_stop. Sourced after
-# common.sh.
+# common.sh and testbed-cpu.sh.
 
 SLOWHOST_PIDS=()
 SLOWHOST_CG=""
@@ -18,17 +18,13 @@ slowhost_check() {
         || die "SLOW=$1 must be the share of every CPU the rehearsal takes, 0.05 to 0.9 (0.5: a host half as fast)"
 }
 
-# slowhost_cgroup_dir: the rehearsal's cgroup (made), on cgroup v2 or v1's cpu.
+# slowhost_cgroup_dir: the rehearsal's cgroup (made), under the cpu
+# controller the testbed's budgets use (tb_cpu_controller).
 slowhost_cgroup_dir() {
-    local v2 v1
-    v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-    if [ -n "$v2" ] && grep -qw cpu "$v2/cgroup.controllers" 2>/dev/null; then
-        grep -qw cpu "$v2/cgroup.subtree_control" || echo +cpu > "$v2/cgroup.subtree_control"
-        mkdir -p "$v2/rootbench-slowhost"; echo "v2 $v2/rootbench-slowhost"; return 0
-    fi
-    v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ { print $2; exit }' /proc/mounts)
-    [ -n "$v1" ] && [ -w "$v1" ] || die "SLOW needs the cgroup cpu controller (v2 cpu.max or v1 cpu.cfs_quota_us); none is mounted"
-    mkdir -p "$v1/rootbench-slowhost"; echo "v1 $v1/rootbench-slowhost"
+    local kind dir
+    read -r kind dir <<<"$(tb_cpu_controller)" \
+        || die "SLOW needs the cgroup cpu controller (v2 cpu.max or v1 cpu.cfs_quota_us); none is mounted"
+    mkdir -p "$dir/rootbench-slowhost"; echo "$kind $dir/rootbench-slowhost"
 }
 
 # slowhost_start F: the loops, their cgroup limited to F of every CPU.
