@@ -59,6 +59,11 @@ CHECK_BUILD := all san unit-tests
 
 include $(sort $(wildcard */*.mk */*/*.mk))
 
+# jq 1.7 built by make deps (scripts/jq/build-jq), as the scripts use it.
+ifneq ($(wildcard scripts/jq/build/bin/jq),)
+export PATH := $(CURDIR)/scripts/jq/build/bin:$(PATH)
+endif
+
 
 .PHONY: all san deps check check-repeat clean build-deps unit-tests testbed-up testbed-down testbed-status
 
@@ -94,4 +99,4 @@ clean:
 	rm -f $(CLEAN_FILES)
 
 # (not the fetched and rebuilt server sources: their *.d are not ours)
--include $(shell find . \( -path ./results -o -path ./scripts/servers/build \) -prune -o -name '*.d' -type f -print 2>/dev/null)
+-include $(shell find . \( -path ./results -o -path ./scripts/servers/build -o -path ./scripts/jq/build \) -prune -o -name '*.d' -type f -print 2>/dev/null)

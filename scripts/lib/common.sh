@@ -1,8 +1,17 @@
 # common.sh: shell helpers shared by every rootbench script.
-# Source it; it defines functions and RB_TOP, and changes no state.
+# Source it; it defines functions and RB_TOP (and puts the built jq on
+# PATH), and changes no other state.
 
 RB_TOP=${RB_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 export RB_TOP
+
+# jq 1.7, built from Debian's source by make deps (scripts/jq/build-jq),
+# first on PATH when it is there: Debian 12's jq 1.6 spends ten times as
+# long starting, and the scripts run jq thousands of times.
+if [ -x "$RB_TOP/scripts/jq/build/bin/jq" ] && [[ ":$PATH:" != *":$RB_TOP/scripts/jq/build/bin:"* ]]; then
+    PATH="$RB_TOP/scripts/jq/build/bin:$PATH"
+    export PATH
+fi
 
 log()  { printf '%s: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2; }
 warn() { printf '%s: warning: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2; }
