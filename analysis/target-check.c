@@ -4,7 +4,9 @@
  * C. Two modes:
  *
  *   target-check [--allow-range LIST]... ADDRESS...
- *       every numeric address may be sent to (lb-verify's target);
+ *       every numeric address may be sent to (lb-verify's target); an
+ *       ADDRESS/LENGTH prefix (a generator's spread of source addresses,
+ *       where the answers go) must lie inside one allowed range;
  *   target-check [--allow-range LIST]... --pcap FILE...
  *       every packet of each capture may be replayed: its destination, and
  *       its source, where the answers to a replayed query go (the UDP
@@ -40,7 +42,10 @@ tc_usage(FILE *f)
 "  The target guard: rootbench sends only to loopback (127.0.0.0/8, ::1),\n"
 "  the benchmarking ranges 198.18.0.0/15 and 2001:2::/48, and the ranges a\n"
 "  real lab declares as its own.\n"
-"  ADDRESS             numeric IPv4 or IPv6 addresses to be sent to\n"
+"  ADDRESS             numeric IPv4 or IPv6 addresses to be sent to, or\n"
+"                      ADDRESS/LENGTH prefixes (a generator's source\n"
+"                      addresses, where the answers go): each must lie\n"
+"                      inside one allowed range\n"
 "  --pcap              the arguments are captures (pcap, pcapng) to be\n"
 "                      replayed: every packet's destination and source\n"
 "                      (the answers go there) is checked\n"
@@ -59,7 +64,34 @@ tc_usage(FILE *f)
 typedef int (*tc_addr_check)(const void *ctx, int family, const uint8_t *a,
 	const char *text);
 
-/* tc_check_each: check on each numeric address; TC_ERROR at the first that
+static int tc_allowed(const void *ctx, int family, const uint8_t *a, const char *text);
+
+/* tc_check_prefix: an ADDRESS/LENGTH argument: TC_ERROR when malformed or
+ * given to another check than the guard's, else whether the whole prefix
+ * is allowed. */
+static int
+tc_check_prefix(const char *text, tc_addr_check check, const void *ctx)
+{
+	struct rb_target_range p;
+	char err[2048];
+
+	if (check != tc_allowed) {
+		fprintf(stderr, "target-check: error: '%s': a prefix is checked against "
+			"the guard only, not --within\n", text);
+		return TC_ERROR;
+	}
+	if (rb_target_range_parse(&p, text, err, sizeof(err)) < 0) {
+		fprintf(stderr, "target-check: error: %s\n", err);
+		return TC_ERROR;
+	}
+	if (rb_target_check_prefix(ctx, &p, err, sizeof(err)) < 0) {
+		fprintf(stderr, "target-check: %s\n", err);
+		return TC_REFUSED;
+	}
+	return TC_ALLOWED;
+}
+
+/* tc_check_each: check on each numeric address or prefix; TC_ERROR at the first that
  * is not one, else TC_REFUSED when any was refused. */
 static int
 tc_check_each(char **addrs, int n, tc_addr_check check, const void *ctx)
@@ -68,6 +100,14 @@ tc_check_each(char **addrs, int n, tc_addr_check check, const void *ctx)
 	int i, family, rc = TC_ALLOWED;
 
 	for (i = 0; i < n; i++) {
+		if (strchr(addrs[i], '/')) {
+			int prc = tc_check_prefix(addrs[i], check, ctx);
+			if (prc == TC_ERROR)
+				return TC_ERROR;
+			if (prc == TC_REFUSED)
+				rc = TC_REFUSED;
+			continue;
+		}
 		family = strchr(addrs[i], ':') ? AF_INET6 : AF_INET;
 		if (inet_pton(family, addrs[i], a) != 1) {
 			fprintf(stderr, "target-check: error: '%s' is not a numeric IPv4 or "

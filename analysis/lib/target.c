@@ -221,6 +221,37 @@ rb_target_check(const struct rb_target *t, int family, const void *addr,
 	return -1;
 }
 
+/* rb_target_range_within: the prefix p lies inside the range r. */
+static int
+rb_target_range_within(const struct rb_target_range *r, const struct rb_target_range *p)
+{
+	return r->family == p->family && r->plen <= p->plen
+		&& rb_target_range_contains(r, p->family, p->addr);
+}
+
+int
+rb_target_check_prefix(const struct rb_target *t, const struct rb_target_range *p,
+	char *err, size_t errlen)
+{
+	char one[INET6_ADDRSTRLEN + 8], lab[1024];
+	size_t i;
+
+	for (i = 0; i < RB_TARGET_NBUILTIN; i++)
+		if (rb_target_range_within(&rb_target_builtin[i], p))
+			return 0;
+	for (i = 0; i < t->nlab; i++)
+		if (rb_target_range_within(&t->lab[i], p))
+			return 0;
+	rb_target_range_format(p, one, sizeof(one));
+	snprintf(lab, sizeof(lab), "none");
+	rb_target_ranges_append(lab, sizeof(lab), 0, t->lab, t->nlab, "", ", ");
+	snprintf(err, errlen, "the prefix %s does not lie inside one range rootbench may "
+		"send to: only loopback (127.0.0.0/8, ::1), the benchmarking ranges "
+		"(198.18.0.0/15, 2001:2::/48) and the ranges a lab declares as its own "
+		"(declared: %s); %s", one, lab, rb_target_how);
+	return -1;
+}
+
 int
 rb_target_check_sockaddr(const struct rb_target *t, const struct sockaddr *sa,
 	char *err, size_t errlen)

@@ -66,6 +66,11 @@ int rb_target_allowed(const struct rb_target *t, int family,
  * allowed, and how to declare a lab range. */
 int rb_target_check(const struct rb_target *t, int family, const void *addr,
 	char *err, size_t errlen);
+/* A whole prefix (the sources a generator spreads its queries over, whose
+ * answers go there): 0 when it lies inside one allowed range; -1 with the
+ * refusal in err. */
+int rb_target_check_prefix(const struct rb_target *t,
+	const struct rb_target_range *p, char *err, size_t errlen);
 /* The same for a socket address (AF_INET or AF_INET6; any other family
  * is refused). */
 int rb_target_check_sockaddr(const struct rb_target *t,

@@ -191,20 +191,36 @@ table inet rootbench {
 }
 EOF
     ;;
+    # The queries the router forwards to the service address: what a
+    # generator that bypasses the player's stack (kxdpgun, AF_XDP) sent,
+    # counted where it passes (the namespace testbed's router only).
+    router) cat <<EOF
+table inet rootbench {
+    counter dns_udp_queries { }
+    chain forward {
+        type filter hook forward priority filter; policy accept;
+        ip daddr $SERVICE4 udp dport 53 counter name dns_udp_queries
+        ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_queries
+    }
+}
+EOF
+    ;;
     esac
 }
 
-# tb_counters_collect RUNNER: the counters object, each role's ruleset read
-# with `RUNNER ROLE CMD...` (nsx here; the lab backend reads them over SSH).
+# tb_counters_collect RUNNER [ROLE...]: the counters object, each role's
+# ruleset read with `RUNNER ROLE CMD...` (nsx here; the lab backend reads
+# them over SSH): the Listener's, the servers' and those of the ROLEs.
 tb_counters_collect() {
-    local role first=1
+    local runner=$1 role first=1
+    shift
     {
     printf '{'
-    for role in listener "${SERVER_ROLES[@]}"; do
+    for role in listener "${SERVER_ROLES[@]}" "$@"; do
         [ "$first" = 1 ] || printf ','
         first=0
         printf '"%s":' "$role"
-        "$1" "$role" nft -j list counters table inet rootbench \
+        "$runner" "$role" nft -j list counters table inet rootbench \
             | jq -c '[.nftables[] | select(.counter) | .counter | {(.name): {packets, bytes}}] | add'
     done
     printf '}\n'

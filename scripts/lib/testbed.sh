@@ -286,11 +286,12 @@ tb_install_counters() {
     for role in "${SERVER_ROLES[@]}"; do
         nsx "$role" nft list table inet rootbench >/dev/null 2>&1 || tb_counters_ruleset server | nsx "$role" nft -f -
     done
+    nsx router nft list table inet rootbench >/dev/null 2>&1 || tb_counters_ruleset router | nsx router nft -f -
 }
 
 # tb_counters_json: every testbed counter as one JSON object
-# {"listener":{"dns_answers":{"packets":N,"bytes":N}},"server1":{...},...}.
-tb_counters_json() { tb_counters_collect nsx; }
+# {"listener":{"dns_answers":{"packets":N,"bytes":N}},"server1":{...},...,"router":{...}}.
+tb_counters_json() { tb_counters_collect nsx router; }
 
 . "$RB_TOP/scripts/lib/testbed-daemons.sh"
 

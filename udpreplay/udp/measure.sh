@@ -2,22 +2,64 @@
 # tcpreplay from player1 at a rate for DURATION s with the testbed sampler
 # around it, the counters before and after, and the row of points.csv.
 
-# counters_snapshot: testbed nftables counters plus NSD's own query counts.
+# counters_snapshot: testbed nftables counters plus NSD's own query counts
+# (null for a daemon stopped by SIGSTOP, which counts nothing while stopped:
+# its queries are then the socket's and the Listener's counters' story).
 counters_snapshot() {
     local c s q=() stats
     c=$("$TESTBED" counters)
     stats=$("$TESTBED" server-stats)
     for s in server1 server2; do
         q+=("$(jq -r --arg s "$s" '.[$s].queries // empty' <<<"$stats")")
+        if [ -z "${q[-1]}" ] && daemon_stopped "$s"; then q[-1]=null; continue; fi
         [[ ${q[-1]} =~ ^[0-9]+$ ]] || die "the server daemon of $s gave no query count (scripts/testbed server-stats)"
     done
     jq -c --argjson q1 "${q[0]}" --argjson q2 "${q[1]}" \
         '.server1.daemon_queries = $q1 | .server2.daemon_queries = $q2' <<<"$c"
 }
 
-# replay RATE: tcpreplay in player1 for DURATION s (bounded also in count);
-# sets SENT, ELAPSED, ACHIEVED from its summary.
+# daemon_stopped ROLE: on the namespace testbed, every server daemon process
+# of ROLE is stopped (state T: SIGSTOP).
+daemon_stopped() {
+    local p n=0
+    [ "$(jq -r '.backend // "netns"' <<<"${TB_JSON:-null}")" = netns ] || return 1
+    for p in $(ip netns pids "$(ns_of "$1")" 2>/dev/null); do
+        case $(cat "/proc/$p/comm" 2>/dev/null) in nsd*|knotd|named) ;; *) continue ;; esac
+        # (the state follows the name, which may hold spaces: "(nsd: main) T")
+        [ "$(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -d' ' -f1)" = T ] || return 1
+        n=$((n + 1))
+    done
+    [ "$n" -gt 0 ]
+}
+
+# replay RATE: the generator in player1 for DURATION s.
 replay() {
+    if [ "$UDP_GENERATOR" = kxdpgun ]; then replay_kxdpgun "$1"; else replay_tcpreplay "$1"; fi
+}
+
+# replay_kxdpgun RATE: kxdpgun (scripts/lib/kxdpgun.sh); SENT and ACHIEVED
+# come from the router's counter after the point (sent_at_router).
+replay_kxdpgun() {
+    local rate=$1
+    kxg_run player1 "$FAMILY_SERVICE" "$SOURCES" "$rate" "$DURATION" "$KXG_QUERIES" "$WORK/kxdpgun.out"
+    if interrupted; then return 0; fi
+    [ "$KXG_RC" -eq 0 ] || die "kxdpgun failed at $rate q/s (exit $KXG_RC), the point is not measured; the points measured before are kept: $(tail -n 3 "$WORK/kxdpgun.out" | tr '\n' ' ')"
+    ELAPSED=$DURATION
+}
+
+# sent_at_router RATE BEFORE AFTER: SENT (the queries the router forwarded
+# to the service address during the point, its dns_udp_queries counter)
+# and ACHIEVED; dies when kxdpgun's own count disagrees with it.
+sent_at_router() {
+    SENT=$(jq -n -r --argjson a "$2" --argjson b "$3" '($b.router.dns_udp_queries.packets // empty) - ($a.router.dns_udp_queries.packets // 0)')
+    [[ $SENT =~ ^[0-9]+$ ]] || die "no router counter of the queries sent at $1 q/s (kxdpgun needs the namespace testbed's router)"
+    kxg_sent_agrees "$SENT" || die "at $1 q/s: $KXG_DISAGREES; the point is not measured"
+    ACHIEVED=$(awk -v s="$SENT" -v e="$ELAPSED" 'BEGIN { printf "%.2f", s / e }')
+}
+
+# replay_tcpreplay RATE: tcpreplay in player1 for DURATION s (bounded also
+# in count); sets SENT, ELAPSED, ACHIEVED from its summary.
+replay_tcpreplay() {
     local rate=$1 out rc=0
     # timeout --foreground keeps tcpreplay in our process group: Ctrl-C stops it too.
     out=$("$TESTBED" exec player1 -- timeout --foreground $((DURATION + 10)) tcpreplay -i "$("$TESTBED" iface player1)" --preload-pcap \
@@ -57,6 +99,7 @@ measure_point() {
         if interrupted; then return 0; fi
         servers_alive "$rate"
         c1=$(counters_snapshot)
+        [ "$UDP_GENERATOR" != kxdpgun ] || sent_at_router "$rate" "$c0" "$c1"
         mkdir -p "$EXP/samples"
         sample="$EXP/samples/$CUR_LB-$rate.json"
         [ "$k" = 1 ] || sample="$EXP/samples/$CUR_LB-$rate-r$k.json"
@@ -132,7 +175,7 @@ point_sampled() {
 point_row() {
     jq -nr --argjson a "$2" --argjson b "$3" --arg lb "$CUR_LB" --argjson rate "$1" \
         --argjson sent "$SENT" --argjson el "$ELAPSED" --argjson ach "$ACHIEVED" --arg id "$SETTINGS_ID" '
-        def d(p): ($b | getpath(p)) - ($a | getpath(p));
+        def d(p): (($b | getpath(p)) // 0) - (($a | getpath(p)) // 0);
         (d(["server1","dns_udp_in","packets"])) as $s1 | (d(["server2","dns_udp_in","packets"])) as $s2 |
         (if $s1 >= $s2 then ["server1", $s1, $s2, d(["server1","daemon_queries"])]
          else ["server2", $s2, $s1, d(["server2","daemon_queries"])] end) as $srv |

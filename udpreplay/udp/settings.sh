@@ -44,6 +44,12 @@ read_settings() {
     # (RPS), so that its busy time is the server's whole cost per query.
     UDP_STEER=$(exp_budget_steer "${UDP_STEER:-}"); UDP_STEER=${UDP_STEER:-none}
     case $UDP_STEER in none|rps) ;; *) die "UDP_STEER=$UDP_STEER: none or rps" ;; esac
+    # UDP_GENERATOR: tcpreplay (the paper's) replays the rewritten trace;
+    # kxdpgun (Knot's, AF_XDP) sends the trace's queries (names, types, DO)
+    # for a third of the CPU, so that the rig out-runs the server
+    UDP_GENERATOR=${UDP_GENERATOR:-tcpreplay}
+    case $UDP_GENERATOR in tcpreplay) ;; kxdpgun) need_tools kxdpgun ;;
+        *) die "UDP_GENERATOR=$UDP_GENERATOR: tcpreplay or kxdpgun" ;; esac
     UDP_NAME=${UDP_NAME:-udp}
     [[ $UDP_NAME =~ ^udp[a-z0-9-]*$ ]] || die "UDP_NAME=$UDP_NAME must start with udp (letters, digits, -)"
     local n
@@ -64,8 +70,8 @@ settings_json() {
         --argjson hi "$HI" --argjson step "$STEP" --argjson reps "$REPS" --argjson res "$RES_PCT" --argjson dur "$DURATION" \
         --argjson thr "$THRESHOLD" --arg src "$SOURCES" --arg link "$LINK" --argjson settle "$SETTLE" \
         --argjson lbs "$(printf '%s\n' "${LB_MODES[@]}" | jq -R . | jq -s .)" --argjson fam "$FAMILY" \
-        --arg service "$FAMILY_SERVICE" --arg rw "$REWRITE_OUT" \
-        '{family:$fam, service:$service, rewrite:$rw, trace:$trace, trace_sha256:$sha, sweep:$sweep, lo_qps:$lo, hi_qps:$hi, step_qps:$step,
+        --arg service "$FAMILY_SERVICE" --arg rw "$REWRITE_OUT" --arg gen "$UDP_GENERATOR" --arg genv "$GENERATOR_VERSION" \
+        '{family:$fam, service:$service, generator:$gen, generator_version:$genv, rewrite:$rw, trace:$trace, trace_sha256:$sha, sweep:$sweep, lo_qps:$lo, hi_qps:$hi, step_qps:$step,
           resolution_pct:$res, reps:$reps, duration_s:$dur, threshold:$thr, sources:$src, lb:$lbs,
           link:(if $link == "none" then null else $link end), settle_s:$settle}'
 }
@@ -77,7 +83,7 @@ point_settings_id() {
     local zsum
     zsum=$(cat "$(jq -r .zones.dir <<<"$TB_JSON")"/*.zone | md5sum | cut -c1-16)
     jq -c --arg sha "$TRACE_SHA" --arg d "$DURATION" --arg s "$SOURCES" --arg settle "$SETTLE" --arg z "$zsum" \
-        --arg fam "$FAMILY" '{rows:4, family:$fam, sha:$sha, d:$d, s:$s, settle:$settle, z:$z, lb, link, pinning, server, zones:.zones.dir}' <<<"$TB_JSON" \
+        --arg fam "$FAMILY" --arg gen "$UDP_GENERATOR" '{rows:4, family:$fam, generator:$gen, sha:$sha, d:$d, s:$s, settle:$settle, z:$z, lb, link, pinning, server, zones:.zones.dir}' <<<"$TB_JSON" \
         | md5sum | cut -c1-16
 }
 

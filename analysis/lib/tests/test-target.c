@@ -250,9 +250,49 @@ test_sockaddr(void)
 	HAS(err, "neither IPv4 nor IPv6");
 }
 
+/* prefix_ok: whether the guard admits the whole prefix S (ADDRESS/LENGTH). */
+static int
+prefix_ok(const struct rb_target *t, const char *s)
+{
+	struct rb_target_range p;
+	if (rb_target_range_parse(&p, s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "test prefix '%s' does not parse: %s\n", s, err);
+		return -1;
+	}
+	return rb_target_check_prefix(t, &p, err, sizeof(err)) == 0;
+}
+
+/* A source prefix (kxdpgun -l) is allowed only inside one allowed range:
+ * its first and last addresses allowed is not enough. */
+static void
+test_prefix(void)
+{
+	struct rb_target t;
+
+	rb_target_init(&t);
+	UT_EQ(prefix_ok(&t, "198.18.0.0/15"), 1);
+	UT_EQ(prefix_ok(&t, "198.19.255.0/24"), 1);
+	UT_EQ(prefix_ok(&t, "198.18.1.20/32"), 1);
+	UT_EQ(prefix_ok(&t, "198.16.0.0/13"), 0);
+	HAS(err, "the prefix 198.16.0.0/13 does not lie inside one range");
+	UT_EQ(prefix_ok(&t, "192.0.2.0/24"), 0);
+	UT_EQ(prefix_ok(&t, "2001:2:0:4::/64"), 1);
+	UT_EQ(prefix_ok(&t, "2001::/32"), 0);
+	UT_EQ(prefix_ok(&t, "::1/128"), 1);
+	UT_EQ(prefix_ok(&t, "127.0.0.0/8"), 1);
+	/* two lab ranges with a gap: a prefix spanning both has its first and
+	 * last address allowed and is still refused */
+	UT_EQ(rb_target_allow(&t, "10.0.0.0/24 10.0.1.128/25", err, sizeof(err)), 0);
+	UT_EQ(prefix_ok(&t, "10.0.0.0/25"), 1);
+	UT_EQ(allowed(&t, "10.0.0.0"), 1);
+	UT_EQ(allowed(&t, "10.0.1.255"), 1);
+	UT_EQ(prefix_ok(&t, "10.0.0.0/23"), 0);
+}
+
 int
 main(void)
 {
+	test_prefix();
 	test_builtin();
 	test_message();
 	test_parse();

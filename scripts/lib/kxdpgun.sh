@@ -1,0 +1,59 @@
+# kxdpgun.sh: Knot DNS's kxdpgun (Debian's knot-dnsutils: queries sent
+# through AF_XDP, about a third of tcpreplay's CPU per query) as a load
+# generator on the testbed. It is not our code, so:
+#  - every destination and every source prefix passes the target guard
+#    (scripts/lib/target.sh) before it runs;
+#  - it runs in a player's namespace, bounded in time (its -t, and timeout);
+#  - what it sent is counted where it passes (the caller reads the router's
+#    counter of the queries forwarded to the service address: the switch's
+#    port also counts kxdpgun's own ping of the gateway and the IPv6 reports
+#    its XDP attach sets off); its own summary is only compared with that
+#    count (kxg_sent_agrees).
+#
+#   kxg_query_file LIST OUT      a query list of from-pcap/tracegen
+#                                ("NAME TYPE [edns=N] [do] [rd]") in kxdpgun's
+#                                form ("NAME TYPE [E|D]": EDNS, EDNS with DO)
+#   kxg_run ROLE TARGET SOURCES RATE SECONDS QFILE OUT
+#                                one run from ROLE to TARGET, its queries from
+#                                the addresses SOURCES (a CIDR: the answers go
+#                                there, not back to kxdpgun, whose receiving is
+#                                off); OUT gets its output; sets KXG_RC and
+#                                KXG_SENT (its own count of queries sent)
+#   kxg_sent_agrees COUNTED      kxdpgun's own count within 1 % (and 10
+#                                packets) of COUNTED, else 1 with KXG_DISAGREES
+#   kxg_version                  "kxdpgun 3.2.6" (its -V)
+# Source after common.sh and target.sh; TESTBED is scripts/testbed.
+
+kxg_query_file() {
+    awk '{ f = ""
+           for (i = 3; i <= NF; i++) { if ($i == "do") f = "D"; else if ($i ~ /^edns=/ && f == "") f = "E" }
+           print $1, $2, f }' "$1" | sed 's/ $//' > "$2" || die "cannot write kxdpgun's query file $2"
+    [ -s "$2" ] || die "no queries in $1 for kxdpgun"
+}
+
+kxg_version() { kxdpgun -V 2>&1 | head -n 1 | sed 's/, version//'; }
+
+kxg_run() {
+    local role=$1 target=$2 sources=$3 rate=$4 secs=$5 qfile=$6 out=$7 iface limit
+    need_tools kxdpgun
+    target_guard "$target" "$sources"
+    [[ $rate =~ ^[1-9][0-9]*$ ]] || die "kxdpgun: rate '$rate' is not a positive integer"
+    iface=$("$TESTBED" iface "$role")
+    limit=$(awk -v s="$secs" 'BEGIN { printf "%d", s + 10 }')
+    KXG_RC=0
+    # timeout --foreground keeps kxdpgun in our process group: Ctrl-C stops it too.
+    "$TESTBED" exec "$role" -- timeout --foreground "$limit" kxdpgun -t "$secs" -Q "$rate" -i "$qfile" \
+        -I "$iface" -l "$sources" -r "$target" > "$out" 2>&1 || KXG_RC=$?
+    # A run killed before it detached its XDP program leaves it on the
+    # interface, where it would take the next run's packets.
+    "$TESTBED" exec "$role" -- ip link set dev "$iface" xdp off >/dev/null 2>&1 || true
+    KXG_SENT=$(sed -n 's/^total queries: *\([0-9][0-9]*\) .*/\1/p' "$out" | head -n 1)
+}
+
+kxg_sent_agrees() {
+    KXG_DISAGREES=""
+    [ -n "${KXG_SENT:-}" ] || { KXG_DISAGREES="kxdpgun printed no count of queries sent"; return 1; }
+    awk -v k="$KXG_SENT" -v c="$1" 'BEGIN { d = k - c; if (d < 0) d = -d; exit !(d <= 10 || d <= 0.01 * c) }' && return 0
+    KXG_DISAGREES="kxdpgun says it sent $KXG_SENT queries; the router forwarded $1 to the service address"
+    return 1
+}
