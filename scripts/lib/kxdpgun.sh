@@ -31,7 +31,7 @@ kxg_query_file() {
     [ -s "$2" ] || die "no queries in $1 for kxdpgun"
 }
 
-kxg_version() { kxdpgun -V 2>&1 | head -n 1 | sed 's/, version//'; }
+kxg_version() { kxdpgun -V 2>&1 | sed -n '1s/, version//p'; }
 
 kxg_run() {
     local role=$1 target=$2 sources=$3 rate=$4 secs=$5 qfile=$6 out=$7 iface limit
@@ -47,7 +47,7 @@ kxg_run() {
     # A run killed before it detached its XDP program leaves it on the
     # interface, where it would take the next run's packets.
     "$TESTBED" exec "$role" -- ip link set dev "$iface" xdp off >/dev/null 2>&1 || true
-    KXG_SENT=$(sed -n 's/^total queries: *\([0-9][0-9]*\) .*/\1/p' "$out" | head -n 1)
+    KXG_SENT=$(sed -n 's/^total queries: *\([0-9][0-9]*\) .*/\1/p' "$out" | sed -n 1p)
 }
 
 kxg_sent_agrees() {
