@@ -4,6 +4,14 @@
 # named by the caller from what makes the build (source, patch, script,
 # flags). Source after common.sh.
 
+# cache_scratch_traps: a build's scratch directory ($work, set later) is
+# removed at exit; Ctrl-C says so.
+cache_scratch_traps() {
+    work=
+    trap 'if [ -n "$work" ]; then rm -rf "$work"; fi' EXIT
+    trap 'log "interrupted"; exit 130' INT TERM
+}
+
 # cache_root: where the builds are kept.
 cache_root() { echo "${RB_CACHE_DIR:-/var/cache/rootbench}"; }
 

@@ -47,7 +47,7 @@ kxg_run() {
     # A run killed before it detached its XDP program leaves it on the
     # interface, where it would take the next run's packets.
     "$TESTBED" exec "$role" -- ip link set dev "$iface" xdp off >/dev/null 2>&1 || true
-    KXG_SENT=$(sed -n 's/^total queries: *\([0-9][0-9]*\) .*/\1/p' "$out" | sed -n 1p)
+    KXG_SENT=$(sed -n '/^total queries:/{s/^total queries: *\([0-9][0-9]*\) .*/\1/p;q}' "$out")
 }
 
 kxg_sent_agrees() {

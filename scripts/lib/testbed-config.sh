@@ -159,52 +159,41 @@ tb_load_config() {
 
 # ---------------------------------------------------------------- daemons and counters
 
-# tb_counters_ruleset listener|server: the counters' nftables table (the
-# lab backend installs the same on its hosts).
+# tb_counters_table HOOK COUNTER... -- RULE...: table inet rootbench with
+# those named counters and one filter chain on HOOK holding the rules.
+tb_counters_table() {
+    local hook=$1 r; shift
+    echo 'table inet rootbench {'
+    while [ "$1" != -- ]; do echo "    counter $1 { }"; shift; done
+    shift
+    echo "    chain $hook {"
+    echo "        type filter hook $hook priority filter; policy accept;"
+    for r in "$@"; do echo "        $r"; done
+    echo '    }'
+    echo '}'
+}
+
+# tb_counters_ruleset listener|server|router: the counters' nftables table
+# (the lab backend installs the listener's and the servers' on its hosts).
 tb_counters_ruleset() {
     case $1 in
-    listener) cat <<EOF
-table inet rootbench {
-    counter dns_answers { }
-    chain input {
-        type filter hook input priority filter; policy accept;
-        ip saddr $SERVICE4 udp sport 53 counter name dns_answers
-        ip6 saddr $SERVICE6 udp sport 53 counter name dns_answers
-    }
-}
-EOF
-    ;;
-    server) cat <<EOF
-table inet rootbench {
-    counter dns_udp_in { }
-    counter dns_tcp_in { }
-    counter sink { }
-    chain input {
-        type filter hook input priority filter; policy accept;
-        ip daddr $SERVICE4 udp dport 53 counter name dns_udp_in
-        ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_in
-        ip daddr $SERVICE4 tcp dport 53 counter name dns_tcp_in
-        ip6 daddr $SERVICE6 tcp dport 53 counter name dns_tcp_in
-        # The discard port is a silent sink for link-capacity blasts.
-        udp dport 9 counter name sink drop
-    }
-}
-EOF
-    ;;
+    listener) tb_counters_table input dns_answers -- \
+        "ip saddr $SERVICE4 udp sport 53 counter name dns_answers" \
+        "ip6 saddr $SERVICE6 udp sport 53 counter name dns_answers" ;;
+    # (the discard port, 9, is a silent sink for link-capacity blasts)
+    server) tb_counters_table input dns_udp_in dns_tcp_in sink -- \
+        "ip daddr $SERVICE4 udp dport 53 counter name dns_udp_in" \
+        "ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_in" \
+        "ip daddr $SERVICE4 tcp dport 53 counter name dns_tcp_in" \
+        "ip6 daddr $SERVICE6 tcp dport 53 counter name dns_tcp_in" \
+        "udp dport 9 counter name sink drop" ;;
     # The queries the router forwards to the service address: what a
     # generator that bypasses the player's stack (kxdpgun, AF_XDP) sent,
     # counted where it passes (the namespace testbed's router only).
-    router) cat <<EOF
-table inet rootbench {
-    counter dns_udp_queries { }
-    chain forward {
-        type filter hook forward priority filter; policy accept;
-        ip daddr $SERVICE4 udp dport 53 counter name dns_udp_queries
-        ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_queries
-    }
-}
-EOF
-    ;;
+    router) tb_counters_table forward dns_udp_queries -- \
+        "ip daddr $SERVICE4 udp dport 53 counter name dns_udp_queries" \
+        "ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_queries" ;;
+    *) die "tb_counters_ruleset: no counters for role '$1'" ;;
     esac
 }
 

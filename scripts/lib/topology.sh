@@ -64,6 +64,17 @@ player_block6() {
 # ns_of ROLE: the network namespace of a role.
 ns_of() { echo "${RB_PREFIX}-$1"; }
 
+# role_pids ROLE COMM...: the processes named COMM (or "COMM: ...", as NSD
+# names its own: "nsd: main", "nsd: server 1") in ROLE's namespace.
+role_pids() {
+    local role=$1 p c n; shift
+    for p in $(ip netns pids "$(ns_of "$role")" 2>/dev/null); do
+        c=$(cat "/proc/$p/comm" 2>/dev/null) || continue
+        for n in "$@"; do case $c in "$n"|"$n: "*) echo "$p" ;; esac; done
+    done
+    return 0
+}
+
 # switch_port ROLE: the name of the role's port on the switch. The router's
 # server-VLAN port (router-s) is the paper's "interface 3".
 switch_port() { echo "$1"; }

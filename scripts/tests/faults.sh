@@ -3,21 +3,10 @@
 # into a real experiment on its own testbed prefix (RB_PREFIX) and states
 # what must hold. Source after scripts/lib/testlib.sh and topology.sh.
 
-# fault_pids_in ROLE COMM...: the processes named COMM (or "COMM: ...") in ROLE's namespace.
-fault_pids_in() {
-    local role=$1 p c n; shift
-    for p in $(ip netns pids "$(ns_of "$role")" 2>/dev/null); do
-        c=$(cat "/proc/$p/comm" 2>/dev/null) || continue
-        # (NSD names its processes "nsd: main", "nsd: server 1", ...)
-        for n in "$@"; do case $c in "$n"|"$n: "*) echo "$p" ;; esac; done
-    done
-    return 0
-}
-
 # fault_kill_server ROLE: SIGKILL the server daemon (every process of it).
 fault_kill_server() {
     local pids
-    pids=$(fault_pids_in "$1" nsd knotd named)
+    pids=$(role_pids "$1" nsd knotd named)
     [ -n "$pids" ] || fail "no server daemon in $(ns_of "$1") to kill"
     note "SIGKILL $1's daemon: $(echo $pids)"
     kill -9 $pids
@@ -87,4 +76,4 @@ fault_testbed_leftovers() {
 }
 
 # fault_running ROLE COMM...: a process named COMM runs in ROLE's namespace.
-fault_running() { [ -n "$(fault_pids_in "$@")" ]; }
+fault_running() { [ -n "$(role_pids "$@")" ]; }

@@ -23,8 +23,7 @@ counters_snapshot() {
 daemon_stopped() {
     local p n=0
     [ "$(jq -r '.backend // "netns"' <<<"${TB_JSON:-null}")" = netns ] || return 1
-    for p in $(ip netns pids "$(ns_of "$1")" 2>/dev/null); do
-        case $(cat "/proc/$p/comm" 2>/dev/null) in nsd*|knotd|named) ;; *) continue ;; esac
+    for p in $(role_pids "$1" nsd knotd named); do
         # (the state follows the name, which may hold spaces: "(nsd: main) T")
         [ "$(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -d' ' -f1)" = T ] || return 1
         n=$((n + 1))
