@@ -9,6 +9,7 @@
 #                              another; a table of executions, coverage and
 #                              crashes; non-zero exit on a crash
 #   make fuzz FUZZ=dnsmsg      only the named harnesses
+#   make fuzz FUZZ_RUNS=N      each stops after N inputs if that comes first
 #   make fuzz-cov              line coverage (llvm-cov) of each harness's
 #                              target files by its corpora
 #
@@ -19,6 +20,7 @@
 FUZZ_CC    ?= clang
 FUZZ_S     ?= 60
 FUZZ       ?=
+FUZZ_RUNS  ?=
 FUZZ_DIR   := analysis/fuzz
 FUZZ_BUILD := $(FUZZ_DIR)/build
 FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP \
@@ -73,7 +75,7 @@ fuzz-cc:
 	@command -v $(FUZZ_CC) >/dev/null || { echo "missing $(FUZZ_CC) (clang, libclang-rt-14-dev): run make deps" >&2; exit 1; }
 
 fuzz: fuzz-build
-	@FUZZ_S="$(FUZZ_S)" $(FUZZ_DIR)/run $(or $(FUZZ),$(FUZZ_HARNESSES))
+	@FUZZ_S="$(FUZZ_S)" FUZZ_RUNS="$(FUZZ_RUNS)" $(FUZZ_DIR)/run $(or $(FUZZ),$(FUZZ_HARNESSES))
 
 # Line coverage of each harness's target files by the seeds, the
 # regression inputs and the corpus the last make fuzz grew (llvm-cov).
