@@ -14,6 +14,20 @@ CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
             -fno-sanitize-recover=undefined
 LDFLAGS  ?=
+# Objects are compiled through ccache (Debian's; make deps installs it),
+# which keeps them outside the clone keyed by the preprocessed source, the
+# flags and the compiler, so a fresh clone compiles only what changed (the
+# whole build took 20 s on two CPUs, 40 s of CPU, every clean-clone check).
+# The cache is RB_CACHE_DIR's (/var/cache/rootbench, as NSD's and jq's
+# builds) when it can be written, else ccache's own; CCACHE= compiles
+# without it.
+CCACHE   ?= $(shell command -v ccache 2>/dev/null)
+ifneq ($(strip $(CCACHE)),)
+RB_CCACHE_DIR := $(shell d=$${RB_CACHE_DIR:-/var/cache/rootbench}/ccache; mkdir -p "$$d" 2>/dev/null && [ -w "$$d" ] && echo "$$d")
+ifneq ($(RB_CCACHE_DIR),)
+export CCACHE_DIR ?= $(RB_CCACHE_DIR)
+endif
+endif
 
 PROGRAMS      :=
 SAN_PROGRAMS  :=
@@ -43,9 +57,9 @@ CLEAN_FILES += $(1) $(patsubst %.c,%.san.o,$(2)) $(patsubst %.c,%.san.d,$(2))
 endef
 
 %.o: %.c | build-deps
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CCACHE) $(CC) $(CFLAGS) -c -o $@ $<
 %.san.o: %.c | build-deps
-	$(CC) $(CFLAGS) $(SANFLAGS) -c -o $@ $<
+	$(CCACHE) $(CC) $(CFLAGS) $(SANFLAGS) -c -o $@ $<
 
 # Libraries the C programs need: a clear message instead of a compiler error.
 build-deps:

@@ -55,10 +55,10 @@ endef
 
 $(FUZZ_BUILD)/obj/%.o: %.c | build-deps fuzz-cc
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+	$(CCACHE) $(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 $(FUZZ_BUILD)/covobj/%.o: %.c | build-deps fuzz-cc
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_COV_CFLAGS) -c -o $@ $<
+	$(CCACHE) $(FUZZ_CC) $(FUZZ_COV_CFLAGS) -c -o $@ $<
 
 $(eval $(call fuzz_harness,capture,analysis/lib/fuzz,analysis/lib/capture.c))
 $(eval $(call fuzz_harness,dnsmsg,analysis/fuzz,analysis/dnsmsg.c analysis/lib/capture.c))
