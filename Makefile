@@ -27,6 +27,12 @@ RB_CCACHE_DIR := $(shell d=$${RB_CACHE_DIR:-/var/cache/rootbench}/ccache; mkdir 
 ifneq ($(RB_CCACHE_DIR),)
 export CCACHE_DIR ?= $(RB_CCACHE_DIR)
 endif
+# Every clone is in a directory of its own (CI's in a new temporary one):
+# paths are taken relative to the clone and the directory is left out of
+# the key, so that another clone's objects are found (their debug
+# information names the directory of the clone that compiled them).
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
 endif
 
 PROGRAMS      :=
