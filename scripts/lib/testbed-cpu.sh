@@ -114,14 +114,18 @@ tb_cpu_budget_dir() {
     esac
 }
 
-# tb_apply_cpu_budget: every server's cgroup limited to SERVER_CPU (in place:
-# a running daemon in it takes a new budget at once; a daemon is moved in or
-# out by a restart: tb_start_server).
+# tb_apply_cpu_budget [QUOTA]: every server's cgroup limited to SERVER_CPU,
+# or to QUOTA ("max": the cgroups made, nothing limited). In place: a
+# running daemon in it takes a new budget at once; a daemon is moved in or
+# out by a restart (tb_start_server). up makes the cgroups unlimited, starts
+# the daemons in them and only then sets the budget: a daemon loading its
+# zone on a tenth of a CPU took 3 s longer to answer, a wait that measures
+# nothing.
 tb_apply_cpu_budget() {
     local role d kind q
     read -r kind _ <<<"$(tb_cpu_controller 2>/dev/null || true)"
     [ -n "$kind" ] && [ "$SERVER_CPU" != max ] || return 0
-    q=$(tb_cpu_quota_us)
+    q=${1:-$(tb_cpu_quota_us)}
     for role in "${SERVER_ROLES[@]}"; do
         d=$(tb_cpu_budget_dir "$role")
         if [ "$kind" = v2 ]; then

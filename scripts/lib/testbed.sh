@@ -311,11 +311,12 @@ tb_up() {
     tb_configure_link
     tb_configure_steering
     tb_create_cgroups
-    tb_apply_cpu_budget
+    tb_apply_cpu_budget max
     tb_install_counters
     tb_start_snmpd
     local role
     for role in "${SERVER_ROLES[@]}"; do tb_start_server "$role"; done
+    tb_apply_cpu_budget
 }
 
 # tb_namespaces_present: every namespace of this prefix that exists, also
