@@ -71,11 +71,12 @@ lab_iface() {
 # octets, discards and errors as the interfaces of its role in "dev"
 # (lab_snmp_summary); a device not read is listed in "not_sampled".
 lab_sample() {
-    local series="" summary="" rest=() a
+    local series="" summary="" ready="" rest=() a
     while [ $# -gt 0 ]; do
         case $1 in
             --series) series=$2; shift 2 ;;
             --summary) summary=$2; shift 2 ;;
+            --ready) ready=$2; shift 2 ;;
             *) rest+=("$1"); shift ;;
         esac
     done
@@ -90,6 +91,9 @@ lab_sample() {
             || die "sample: cannot start rbsample on $role"
     done
     wait "$snmp_pid" || true
+    # The hosts' samplers were started in the background over SSH: 0.3 s for
+    # their first samples before the caller's load (asking would load them).
+    if [ -n "$ready" ]; then sleep 0.3; : > "$ready"; fi
     # Until a signal, or --duration: nothing is asked of the hosts meanwhile
     # (a poll over SSH would load the hosts being measured).
     local dur="" i

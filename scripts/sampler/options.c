@@ -15,7 +15,7 @@ rbs_options_usage(FILE *f)
 "usage: rbsample --series FILE --summary FILE [--ns NAME=ROLE ...]\n"
 "                [--listen-ns ROLE ...] [--cgroup ROLE=DIR ...]\n"
 "                [--interval-ms MS] [--duration S] [--cpus LIST]\n"
-"                [--stall-ms P] [--stall-threshold-ms T] [--fifo-prio N] [--quiet]\n"
+"                [--stall-ms P] [--stall-threshold-ms T] [--fifo-prio N] [--ready FILE] [--quiet]\n"
 "  Samples counters of the testbed's network namespaces, CPUs and cgroups\n"
 "  every interval, and runs stall probes on each CPU; sends no packets.\n"
 "  Runs for --duration or until SIGINT/SIGTERM, then writes the summary.\n"
@@ -32,6 +32,8 @@ rbs_options_usage(FILE *f)
 "  --fifo-prio N         SCHED_FIFO priority of the kernel-stall probe (10)\n"
 "  --series FILE         one JSON line per sample (written as FILE.tmp.PID, renamed at the end)\n"
 "  --summary FILE        JSON summary (temp + rename)\n"
+"  --ready FILE          create FILE once the first (baseline) sample is taken\n"
+"                        and the probes run: the load may start\n"
 "  --quiet               no progress line every 10 s\n"
 "exit: 0 done (also after SIGINT/SIGTERM), 1 error. See docs/sampler.md.\n");
 }
@@ -68,7 +70,7 @@ int
 rbs_options_parse(struct rbs_options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	enum { OPT_INTERVAL = 256, OPT_DURATION, OPT_NS, OPT_LISTEN, OPT_CGROUP, OPT_CPUS,
-	       OPT_STALL, OPT_THRESH, OPT_PRIO, OPT_SERIES, OPT_SUMMARY, OPT_QUIET };
+	       OPT_STALL, OPT_THRESH, OPT_PRIO, OPT_SERIES, OPT_SUMMARY, OPT_READY, OPT_QUIET };
 	static const struct option longopts[] = {
 		{ "interval-ms", required_argument, NULL, OPT_INTERVAL },
 		{ "duration", required_argument, NULL, OPT_DURATION },
@@ -81,6 +83,7 @@ rbs_options_parse(struct rbs_options *o, int argc, char **argv, char *err, size_
 		{ "fifo-prio", required_argument, NULL, OPT_PRIO },
 		{ "series", required_argument, NULL, OPT_SERIES },
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
+		{ "ready", required_argument, NULL, OPT_READY },
 		{ "quiet", no_argument, NULL, OPT_QUIET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -170,6 +173,7 @@ rbs_options_parse(struct rbs_options *o, int argc, char **argv, char *err, size_
 			break;
 		case OPT_SERIES: o->series = optarg; break;
 		case OPT_SUMMARY: o->summary = optarg; break;
+		case OPT_READY: o->ready = optarg; break;
 		case OPT_QUIET: o->quiet = 1; break;
 		case 'h':
 			rbs_options_usage(stdout);

@@ -4,7 +4,7 @@
  *   rbsample --series FILE --summary FILE [--ns NAME=ROLE ...]
  *            [--listen-ns ROLE ...] [--cgroup ROLE=DIR ...]
  *            [--interval-ms 100] [--duration S] [--cpus LIST]
- *            [--stall-ms 1] [--stall-threshold-ms 5] [--fifo-prio 10] [--quiet]
+ *            [--stall-ms 1] [--stall-threshold-ms 5] [--fifo-prio 10] [--ready FILE] [--quiet]
  */
 #ifndef RBS_OPTIONS_H
 #define RBS_OPTIONS_H
@@ -43,6 +43,7 @@ struct rbs_options {
 	int fifo_prio;
 	const char *series;
 	const char *summary;
+	const char *ready;   /* created once the baseline sample is taken */
 	int quiet;
 };
 

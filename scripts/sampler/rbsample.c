@@ -10,11 +10,13 @@
  * error while sampling: the summary says so in "error").
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "options.h"
 #include "probe.h"
 #include "sampler.h"
@@ -25,6 +27,19 @@ static void
 on_signal(int sig)
 {
 	stop_signal = sig;
+}
+
+/* The caller's signal that the baseline is taken: an empty FILE. */
+static int
+ready_create(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create --ready %s: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
 }
 
 static void
@@ -105,6 +120,11 @@ main(int argc, char **argv)
 	}
 	install_signals();
 	if (rbs_sampler_open(&s, &o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rbsample: error: %s\n", err);
+		rbs_sampler_close(&s);
+		return 1;
+	}
+	if (o.ready && ready_create(o.ready, err, sizeof(err)) < 0) {
 		fprintf(stderr, "rbsample: error: %s\n", err);
 		rbs_sampler_close(&s);
 		return 1;

@@ -3,11 +3,6 @@
 # around them, the servers' counters before and after, each repetition's
 # record, and the point merged over its repetitions (point.jq).
 
-# The players start this long after the sampler, so the samples of the
-# load (point.jq: load_samples) are those from 0.2 s after it (the first
-# whole 100 ms sample after the start) to the end of the schedule.
-SAMPLER_LEAD_S=0.3
-
 # budget_stat: the servers' CPU budget throttling so far, or null (no budget).
 budget_stat() {
     if [ "$(jq -r '.server.cpu_budget.budget // "none"' "$WORK/testbed.json")" = none ]; then echo null; return 0; fi
@@ -44,23 +39,22 @@ run_once() {
     local w="$WORK/run"; rm -rf "$w"; mkdir -p "$w"
     "$TESTBED" server-stats > "$w/stats-before.json"
     budget_stat > "$w/budget-before.json"
-    "$TESTBED" sample --quiet --interval-ms "$SAMPLE_MS" --series "$w/series.jsonl" --summary "$w/sample.json" \
-        > "$w/sampler.log" 2>&1 &
-    SAMPLER_PID=$!
-    # The sampler's first sample is the baseline: let it take one.
-    sleep "$SAMPLER_LEAD_S"
-    kill -0 "$SAMPLER_PID" 2>/dev/null || die "the testbed sampler did not start: $(tail -n 3 "$w/sampler.log")"
+    # The players start once the sampler has its baseline sample; lead is
+    # how long after it, so the samples of the load (point.jq:
+    # load_samples) are those from 0.2 s after the start (the first whole
+    # 100 ms sample of the load) to the end of the schedule.
+    exp_sampler_start "$w"
     PLAYER_PIDS=()
     t0=$(now_ns)
     # On a lab the players are started over SSH one after the other: they
     # get one absolute start, 1 s ahead (docs/real-lab.md), which is t0.
-    local start_args=() at lead=$SAMPLER_LEAD_S
+    local start_args=() at
     if [ "$(jq -r '.backend // "netns"' "$WORK/testbed.json")" = lab ]; then
-        lead=$(awk -v l="$SAMPLER_LEAD_S" 'BEGIN { print l + 1 }')
         at=$(awk -v t="$t0" 'BEGIN { printf "%.6f", t / 1e9 + 1 }')
         start_args=(--start-at "$at")
         t0=$(awk -v a="$at" 'BEGIN { printf "%.0f", a * 1e9 }')
     fi
+    local lead; lead=$(awk -v a="$SAMPLER_READY_NS" -v b="$t0" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
     while read -r player server share; do
         # Interrupted before the players started: none start.
         if interrupted; then break; fi

@@ -134,15 +134,8 @@ servers_alive() {
 }
 
 # sampler_start / sampler_stop: the testbed sampler around one point
-# (scripts/testbed sample; every layer's counters, every 100 ms).
-sampler_start() {
-    rm -f "$WORK/sample.json"
-    "$TESTBED" sample --quiet --interval-ms 100 --series "$WORK/series.jsonl" --summary "$WORK/sample.json" \
-        > "$WORK/sampler.log" 2>&1 &
-    SAMPLER_PID=$!
-    sleep 0.3
-    kill -0 "$SAMPLER_PID" 2>/dev/null || die "the testbed sampler did not start: $(tail -n 3 "$WORK/sampler.log")"
-}
+# (exp_sampler_start; every layer's counters, every 100 ms).
+sampler_start() { SAMPLE_MS=100 exp_sampler_start "$WORK"; }
 
 sampler_stop() {
     [ -n "${SAMPLER_PID:-}" ] || return 0
