@@ -61,7 +61,7 @@ sent_at_router() {
 replay_tcpreplay() {
     local rate=$1 out rc=0
     # timeout --foreground keeps tcpreplay in our process group: Ctrl-C stops it too.
-    out=$("$TESTBED" exec player1 -- timeout --foreground $((DURATION + 10)) tcpreplay -i "$("$TESTBED" iface player1)" --preload-pcap \
+    out=$("$TESTBED" exec player1 -- timeout --foreground $((DURATION + 10)) tcpreplay -i "$("$TESTBED" iface player1)" --preload-pcap --timer="$(ur_timer "$rate")" \
         --pps="$rate" --loop=0 --duration="$DURATION" --limit=$((rate * DURATION * 11 / 10 + 1)) \
         "$REPLAY_PCAP" 2>&1) || rc=$?
     if interrupted; then return 0; fi

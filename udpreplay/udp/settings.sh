@@ -50,6 +50,10 @@ read_settings() {
     UDP_GENERATOR=${UDP_GENERATOR:-tcpreplay}
     case $UDP_GENERATOR in tcpreplay) ;; kxdpgun) need_tools kxdpgun ;;
         *) die "UDP_GENERATOR=$UDP_GENERATOR: tcpreplay or kxdpgun" ;; esac
+    # UDP_TIMER: tcpreplay's timing, auto (nano up to 4,000 q/s, gtod
+    # above), gtod or nano (udpreplay/lib.sh ur_timer)
+    UDP_TIMER=${UDP_TIMER:-auto}
+    ur_timer 1 >/dev/null
     UDP_NAME=${UDP_NAME:-udp}
     [[ $UDP_NAME =~ ^udp[a-z0-9-]*$ ]] || die "UDP_NAME=$UDP_NAME must start with udp (letters, digits, -)"
     local n
@@ -71,7 +75,9 @@ settings_json() {
         --argjson thr "$THRESHOLD" --arg src "$SOURCES" --arg link "$LINK" --argjson settle "$SETTLE" \
         --argjson lbs "$(printf '%s\n' "${LB_MODES[@]}" | jq -R . | jq -s .)" --argjson fam "$FAMILY" \
         --arg service "$FAMILY_SERVICE" --arg rw "$REWRITE_OUT" --arg gen "$UDP_GENERATOR" --arg genv "$GENERATOR_VERSION" \
-        '{family:$fam, service:$service, generator:$gen, generator_version:$genv, rewrite:$rw, trace:$trace, trace_sha256:$sha, sweep:$sweep, lo_qps:$lo, hi_qps:$hi, step_qps:$step,
+        --arg timer "$(if [ "$UDP_GENERATOR" = tcpreplay ]; then echo "$UDP_TIMER"; fi)" \
+        '{family:$fam, service:$service, generator:$gen, generator_version:$genv,
+          generator_timer:(if $timer == "" then null elif $timer == "auto" then "auto: nano up to 4000 q/s, gtod above" else $timer end), rewrite:$rw, trace:$trace, trace_sha256:$sha, sweep:$sweep, lo_qps:$lo, hi_qps:$hi, step_qps:$step,
           resolution_pct:$res, reps:$reps, duration_s:$dur, threshold:$thr, sources:$src, lb:$lbs,
           link:(if $link == "none" then null else $link end), settle_s:$settle}'
 }
@@ -83,7 +89,7 @@ point_settings_id() {
     local zsum
     zsum=$(cat "$(jq -r .zones.dir <<<"$TB_JSON")"/*.zone | md5sum | cut -c1-16)
     jq -c --arg sha "$TRACE_SHA" --arg d "$DURATION" --arg s "$SOURCES" --arg settle "$SETTLE" --arg z "$zsum" \
-        --arg fam "$FAMILY" --arg gen "$UDP_GENERATOR" '{rows:4, family:$fam, generator:$gen, sha:$sha, d:$d, s:$s, settle:$settle, z:$z, lb, link, pinning, server, zones:.zones.dir}' <<<"$TB_JSON" \
+        --arg fam "$FAMILY" --arg gen "$UDP_GENERATOR" --arg timer "$UDP_TIMER" '{rows:4, family:$fam, generator:$gen, timer:$timer, sha:$sha, d:$d, s:$s, settle:$settle, z:$z, lb, link, pinning, server, zones:.zones.dir}' <<<"$TB_JSON" \
         | md5sum | cut -c1-16
 }
 
