@@ -9,6 +9,8 @@
 # Its parts, each sourced here: testbed-config.sh (the settings, the
 # daemons' configuration and the counters, shared with the lab backend,
 # lab.sh), testbed-cpu.sh (cgroups, the servers' CPU budget),
+# testbed-paths.sh (the router's balancing, the shaped link, the receive
+# steering),
 # testbed-daemons.sh (snmpd and the server daemons), testbed-status.sh.
 
 . "$RB_TOP/scripts/lib/servers.sh"
@@ -78,10 +80,8 @@ tb_create_port() {
     # Fixed MAC addresses (locally administered, from the prefix, role and
     # interface): a testbed rebuilt later has the same ones, so captures and
     # their filters stay comparable across runs.
-    ip -n "$sw" link set "$port" address "$(tb_mac "switch-$port")"
-    ip -n "$(ns_of "$role")" link set "$ifname" address "$(tb_mac "$role-$ifname")"
-    ip -n "$sw" link set "$port" master "$bridge" up
-    ip -n "$(ns_of "$role")" link set "$ifname" up
+    printf '%s\n' "link set $port address $(tb_mac "switch-$port")" "link set $port master $bridge up" | tb_ip_batch switch
+    printf '%s\n' "link set $ifname address $(tb_mac "$role-$ifname")" "link set $ifname up" | tb_ip_batch "$role"
 }
 
 # tb_mac NAME: a locally administered unicast MAC derived from the prefix and NAME.
@@ -106,11 +106,11 @@ tb_switch_bridge_nf_off() {
 tb_create_switch() {
     local sw br; sw=$(ns_of switch)
     for br in brc brs; do
-        ip -n "$sw" link show "$br" >/dev/null 2>&1 || ip -n "$sw" link add name "$br" type bridge
+        ip -n "$sw" link show "$br" >/dev/null 2>&1 || echo "link add name $br type bridge"
         # No STP, no learning delay: the paper's switch forwarded at once.
-        ip -n "$sw" link set "$br" type bridge stp_state 0 forward_delay 0
-        ip -n "$sw" link set "$br" up
-    done
+        echo "link set $br type bridge stp_state 0 forward_delay 0"
+        echo "link set $br up"
+    done | tb_ip_batch switch
     tb_switch_bridge_nf_off
     local role
     for role in "${CLIENT_ROLES[@]}"; do tb_create_port "$role" eth0 brc; done
@@ -119,162 +119,72 @@ tb_create_switch() {
     tb_create_port router eths brs router-s
 }
 
+# tb_ip_batch ROLE: the ip commands on stdin (one a line, the family taken
+# from the addresses) in ROLE's namespace, by one ip process: a testbed up
+# once started ip about 110 times.
+tb_ip_batch() { ip -n "$(ns_of "$1")" -batch -; }
+
 tb_address_roles() {
     local role
     for role in "${CLIENT_ROLES[@]}" "${SERVER_ROLES[@]}"; do
-        nsx "$role" ip addr replace "$(role_addr4 "$role")/24" dev eth0
-        nsx "$role" ip -6 addr replace "$(role_addr6 "$role")/64" dev eth0 nodad
+        {
+            echo "addr replace $(role_addr4 "$role")/24 dev eth0"
+            echo "addr replace $(role_addr6 "$role")/64 dev eth0 nodad"
+            case $role in server*)
+                echo "addr replace $SERVICE4/32 dev lo"
+                echo "addr replace $SERVICE6/128 dev lo nodad" ;;
+            esac
+        } | tb_ip_batch "$role"
     done
-    nsx router ip addr replace "$(role_addr4 router-c)/24" dev ethc
-    nsx router ip -6 addr replace "$(role_addr6 router-c)/64" dev ethc nodad
-    nsx router ip addr replace "$(role_addr4 router-s)/24" dev eths
-    nsx router ip -6 addr replace "$(role_addr6 router-s)/64" dev eths nodad
-    for role in "${SERVER_ROLES[@]}"; do
-        nsx "$role" ip addr replace "$SERVICE4/32" dev lo
-        nsx "$role" ip -6 addr replace "$SERVICE6/128" dev lo nodad
-    done
+    tb_ip_batch router <<EOF
+addr replace $(role_addr4 router-c)/24 dev ethc
+addr replace $(role_addr6 router-c)/64 dev ethc nodad
+addr replace $(role_addr4 router-s)/24 dev eths
+addr replace $(role_addr6 router-s)/64 dev eths nodad
+EOF
 }
 
 # Only the benchmarking ranges are routable anywhere: no default routes.
 tb_route_roles() {
-    local role gw4 gw6
+    local role gw4 gw6 p
     for role in "${CLIENT_ROLES[@]}" "${SERVER_ROLES[@]}"; do
         case $role in
             server*) gw4=$(role_addr4 router-s); gw6=$(role_addr6 router-s) ;;
             *)       gw4=$(role_addr4 router-c); gw6=$(role_addr6 router-c) ;;
         esac
-        nsx "$role" ip route replace "$BENCH_NET4" via "$gw4"
-        nsx "$role" ip -6 route replace "$BENCH_NET6" via "$gw6"
+        {
+            echo "route replace $BENCH_NET4 via $gw4"
+            echo "route replace $BENCH_NET6 via $gw6"
+            case $role in
+                # AnyIP: the player may bind any address of its block.
+                player*) echo "route replace local $(player_block4 "$role") dev lo"
+                         echo "route replace local $(player_block6 "$role") dev lo" ;;
+                # The paper's `route add ... reject` on the Listener: it
+                # receives the answers but must never send anything back
+                # (no ICMP port unreachable).
+                listener) echo "route replace blackhole $SERVICE4/32"
+                          echo "route replace blackhole $SERVICE6/128" ;;
+            esac
+        } | tb_ip_batch "$role"
     done
     sysctl_set router net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1 \
         net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
-    local p
     for p in player1 player2; do
-        nsx router ip route replace "$(player_block4 "$p")" via "$(role_addr4 "$p")"
-        nsx router ip -6 route replace "$(player_block6 "$p")" via "$(role_addr6 "$p")"
-        # AnyIP: the player may bind any address of its block.
-        nsx "$p" ip route replace local "$(player_block4 "$p")" dev lo
-        nsx "$p" ip -6 route replace local "$(player_block6 "$p")" dev lo
+        echo "route replace $(player_block4 "$p") via $(role_addr4 "$p")"
+        echo "route replace $(player_block6 "$p") via $(role_addr6 "$p")"
+    done | tb_ip_batch router
+    # The players' TIME-WAIT sockets: the kernel's default, or a cap (0:
+    # none kept, so none expire in batches later).
+    [ -n "${TB_TW_DEFAULT:-}" ] || TB_TW_DEFAULT=$(sysctl -n net.ipv4.tcp_max_tw_buckets)
+    for p in player1 player2; do
         sysctl_set "$p" net.ipv4.conf.all.rp_filter=0 net.ipv4.ip_nonlocal_bind=1 \
             net.ipv6.ip_nonlocal_bind=1 net.ipv4.tcp_tw_reuse=1 \
-            net.ipv4.ip_local_port_range="1024 65535"
-        # The players' TIME-WAIT sockets: the kernel's default, or a cap
-        # (0: none kept, so none expire in batches later).
-        [ -n "${TB_TW_DEFAULT:-}" ] || TB_TW_DEFAULT=$(sysctl -n net.ipv4.tcp_max_tw_buckets)
-        sysctl_set "$p" net.ipv4.tcp_max_tw_buckets="$([ "$PLAYER_TW_BUCKETS" = default ] && echo "$TB_TW_DEFAULT" || echo "$PLAYER_TW_BUCKETS")"
-    done
-    # The paper's `route add ... reject` on the Listener: it receives the
-    # answers but must never send anything back (no ICMP port unreachable).
-    nsx listener ip route replace blackhole "$SERVICE4/32"
-    nsx listener ip -6 route replace blackhole "$SERVICE6/128"
-}
-
-# ---------------------------------------------------------------- balancing
-
-# Hash fields of fib_multipath_hash_policy=3: 0x01 src IP, 0x02 dst IP,
-# 0x04 protocol, 0x10 src port, 0x20 dst port.
-tb_configure_lb() {
-    local s1_4 s2_4 s1_6 s2_6 fields
-    s1_4=$(role_addr4 server1); s2_4=$(role_addr4 server2)
-    s1_6=$(role_addr6 server1); s2_6=$(role_addr6 server2)
-    nsx router ip route replace "$SERVICE4/32" nexthop via "$s1_4" dev eths nexthop via "$s2_4" dev eths
-    nsx router ip -6 route replace "$SERVICE6/128" nexthop via "$s1_6" dev eths nexthop via "$s2_6" dev eths
-    tb_clear_per_packet
-    local policy6=3
-    case $LB in
-        l3) fields=0x0003 ;;
-        l4) fields=0x0037 ;;
-        # The kernel's default IPv6 policy 0 (L3): addresses, flow label
-        # and next header; IPv4 as l3.
-        l3-flowlabel) fields=0x0003 policy6=0 ;;
-        per-packet) fields=0x0003; tb_install_per_packet "$s1_4" "$s2_4" "$s1_6" "$s2_6" ;;
-    esac
-    sysctl_set router net.ipv4.fib_multipath_hash_policy=3 net.ipv4.fib_multipath_hash_fields=$fields \
-        net.ipv6.fib_multipath_hash_policy=$policy6 net.ipv6.fib_multipath_hash_fields=$fields
-}
-
-# LB=per-packet: a DELIBERATELY BROKEN balancer, the negative control of the
-# TCP stickiness check. nftables marks every packet to the service address
-# 1 or 2 at random and policy routing sends mark 1 to server1, mark 2 to
-# server2, so the segments of one TCP connection land on both servers.
-tb_install_per_packet() {
-    nsx router nft -f - <<EOF
-table inet rootbench_lb {
-    chain prerouting {
-        type filter hook prerouting priority mangle; policy accept;
-        ip daddr $SERVICE4 meta mark set numgen random mod 2 offset 1
-        ip6 daddr $SERVICE6 meta mark set numgen random mod 2 offset 1
-    }
-}
-EOF
-    local fam mark
-    for fam in -4 -6; do
-        for mark in 1 2; do
-            nsx router ip "$fam" rule add fwmark "$mark" lookup "10$mark" priority "10$mark"
-        done
-    done
-    nsx router ip route replace "$SERVICE4/32" via "$1" dev eths table 101
-    nsx router ip route replace "$SERVICE4/32" via "$2" dev eths table 102
-    nsx router ip -6 route replace "$SERVICE6/128" via "$3" dev eths table 101
-    nsx router ip -6 route replace "$SERVICE6/128" via "$4" dev eths table 102
-}
-
-tb_clear_per_packet() {
-    nsx router nft delete table inet rootbench_lb 2>/dev/null || true
-    local fam mark
-    for fam in -4 -6; do
-        for mark in 1 2; do
-            while nsx router ip "$fam" rule del priority "10$mark" 2>/dev/null; do :; done
-            nsx router ip "$fam" route flush table "10$mark" 2>/dev/null || true
-        done
+            net.ipv4.ip_local_port_range="1024 65535" \
+            net.ipv4.tcp_max_tw_buckets="$([ "$PLAYER_TW_BUCKETS" = default ] && echo "$TB_TW_DEFAULT" || echo "$PLAYER_TW_BUCKETS")"
     done
 }
 
-# LINK=<rate>: the paper's 100 Mb/s Ethernet between router and servers,
-# both directions: queries leave the router's server leg, answers leave the
-# switch port toward the router. overhead: FCS + preamble + inter-frame gap
-# (scripts/lib/wire.jq, as the rules that read the link's load count it),
-# so the rate is that of a real wire, not of frames.
-tb_configure_link() {
-    local sw ovh; sw=$(ns_of switch)
-    if [ "$LINK" = none ]; then
-        nsx router tc qdisc del dev eths root 2>/dev/null || true
-        ip netns exec "$sw" tc qdisc del dev "$(switch_port router-s)" root 2>/dev/null || true
-        return 0
-    fi
-    ovh=$(jq -n -L "$RB_TOP/scripts/lib" 'include "wire"; frame_overhead_bytes') || die "scripts/lib/wire.jq unreadable"
-    nsx router tc qdisc replace dev eths root tbf rate "$LINK" burst 32k latency 20ms overhead "$ovh"
-    ip netns exec "$sw" tc qdisc replace dev "$(switch_port router-s)" root \
-        tbf rate "$LINK" burst 32k latency 20ms overhead "$ovh"
-}
-
-# STEER=rps: every interface's receive path runs on the CPUs of the role
-# that owns it (Receive Packet Steering), not on the CPU that sent the
-# packet (veth's default). Without it the players' TCP receive work, and so
-# the expiry of their TIME-WAIT sockets, runs on the servers' CPU whenever
-# a server sent the packet. The switch and the router are the rig: client CPUs.
-tb_configure_steering() {
-    local role ns f mask
-    for role in "${ROLES[@]}"; do
-        ns=$(ns_of "$role")
-        mask=0
-        [ "$STEER" = rps ] && mask=$(cpu_mask "$(cpus_of "$role")")
-        for f in $(ip netns exec "$ns" sh -c 'ls -d /sys/class/net/*/queues/rx-*/rps_cpus 2>/dev/null'); do
-            ip netns exec "$ns" sh -c "echo $mask > $f"
-        done
-    done
-}
-
-# cpu_mask LIST: a taskset CPU list ("0-2,5") as a hex mask.
-cpu_mask() {
-    local part m=0 a b c
-    IFS=, read -r -a parts <<<"$1"
-    for part in "${parts[@]}"; do
-        a=${part%-*}; b=${part#*-}
-        for ((c = a; c <= b; c++)); do m=$(( m | (1 << c) )); done
-    done
-    printf '%x\n' "$m"
-}
+. "$RB_TOP/scripts/lib/testbed-paths.sh"
 
 # ---------------------------------------------------------------- counters
 
