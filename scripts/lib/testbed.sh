@@ -173,14 +173,14 @@ tb_route_roles() {
         echo "route replace $(player_block4 "$p") via $(role_addr4 "$p")"
         echo "route replace $(player_block6 "$p") via $(role_addr6 "$p")"
     done | tb_ip_batch router
-    # The players' TIME-WAIT sockets: the kernel's default, or a cap (0:
-    # none kept, so none expire in batches later).
-    [ -n "${TB_TW_DEFAULT:-}" ] || TB_TW_DEFAULT=$(sysctl -n net.ipv4.tcp_max_tw_buckets)
+    # The players' TIME-WAIT sockets: the kernel's default (the host's
+    # own), or a cap (0: none kept, so none expire in batches later).
+    local tw=$PLAYER_TW_BUCKETS
+    [ "$tw" != default ] || tw=$(sysctl -n net.ipv4.tcp_max_tw_buckets)
     for p in player1 player2; do
         sysctl_set "$p" net.ipv4.conf.all.rp_filter=0 net.ipv4.ip_nonlocal_bind=1 \
             net.ipv6.ip_nonlocal_bind=1 net.ipv4.tcp_tw_reuse=1 \
-            net.ipv4.ip_local_port_range="1024 65535" \
-            net.ipv4.tcp_max_tw_buckets="$([ "$PLAYER_TW_BUCKETS" = default ] && echo "$TB_TW_DEFAULT" || echo "$PLAYER_TW_BUCKETS")"
+            net.ipv4.ip_local_port_range="1024 65535" net.ipv4.tcp_max_tw_buckets="$tw"
     done
 }
 
