@@ -8,11 +8,11 @@
 # Hash fields of fib_multipath_hash_policy=3: 0x01 src IP, 0x02 dst IP,
 # 0x04 protocol, 0x10 src port, 0x20 dst port.
 tb_configure_lb() {
-    local s1_4 s2_4 s1_6 s2_6 fields
+    local s1_4 s2_4 s1_6 s2_6 fields rt; rt=$(ns_of router)
     s1_4=$(role_addr4 server1); s2_4=$(role_addr4 server2)
     s1_6=$(role_addr6 server1); s2_6=$(role_addr6 server2)
-    ip -n "$(ns_of router)" route replace "$SERVICE4/32" nexthop via "$s1_4" dev eths nexthop via "$s2_4" dev eths
-    ip -n "$(ns_of router)" -6 route replace "$SERVICE6/128" nexthop via "$s1_6" dev eths nexthop via "$s2_6" dev eths
+    ip -n "$rt" route replace "$SERVICE4/32" nexthop via "$s1_4" dev eths nexthop via "$s2_4" dev eths
+    ip -n "$rt" -6 route replace "$SERVICE6/128" nexthop via "$s1_6" dev eths nexthop via "$s2_6" dev eths
     tb_clear_per_packet
     local policy6=3
     case $LB in
@@ -41,25 +41,25 @@ table inet rootbench_lb {
     }
 }
 EOF
-    local fam mark
+    local fam mark rt; rt=$(ns_of router)
     for fam in -4 -6; do
         for mark in 1 2; do
-            ip -n "$(ns_of router)" "$fam" rule add fwmark "$mark" lookup "10$mark" priority "10$mark"
+            ip -n "$rt" "$fam" rule add fwmark "$mark" lookup "10$mark" priority "10$mark"
         done
     done
-    ip -n "$(ns_of router)" route replace "$SERVICE4/32" via "$1" dev eths table 101
-    ip -n "$(ns_of router)" route replace "$SERVICE4/32" via "$2" dev eths table 102
-    ip -n "$(ns_of router)" -6 route replace "$SERVICE6/128" via "$3" dev eths table 101
-    ip -n "$(ns_of router)" -6 route replace "$SERVICE6/128" via "$4" dev eths table 102
+    ip -n "$rt" route replace "$SERVICE4/32" via "$1" dev eths table 101
+    ip -n "$rt" route replace "$SERVICE4/32" via "$2" dev eths table 102
+    ip -n "$rt" -6 route replace "$SERVICE6/128" via "$3" dev eths table 101
+    ip -n "$rt" -6 route replace "$SERVICE6/128" via "$4" dev eths table 102
 }
 
 tb_clear_per_packet() {
     nsx router nft delete table inet rootbench_lb 2>/dev/null || true
-    local fam mark
+    local fam mark rt; rt=$(ns_of router)
     for fam in -4 -6; do
         for mark in 1 2; do
-            while ip -n "$(ns_of router)" "$fam" rule del priority "10$mark" 2>/dev/null; do :; done
-            ip -n "$(ns_of router)" "$fam" route flush table "10$mark" 2>/dev/null || true
+            while ip -n "$rt" "$fam" rule del priority "10$mark" 2>/dev/null; do :; done
+            ip -n "$rt" "$fam" route flush table "10$mark" 2>/dev/null || true
         done
     done
 }
@@ -70,14 +70,14 @@ tb_clear_per_packet() {
 # (scripts/lib/wire.jq, as the rules that read the link's load count it),
 # so the rate is that of a real wire, not of frames.
 tb_configure_link() {
-    local sw ovh; sw=$(ns_of switch)
+    local sw ovh rt; sw=$(ns_of switch); rt=$(ns_of router)
     if [ "$LINK" = none ]; then
-        tc -n "$(ns_of router)" qdisc del dev eths root 2>/dev/null || true
+        tc -n "$rt" qdisc del dev eths root 2>/dev/null || true
         tc -n "$sw" qdisc del dev "$(switch_port router-s)" root 2>/dev/null || true
         return 0
     fi
     ovh=$(jq -n -L "$RB_TOP/scripts/lib" 'include "wire"; frame_overhead_bytes') || die "scripts/lib/wire.jq unreadable"
-    tc -n "$(ns_of router)" qdisc replace dev eths root tbf rate "$LINK" burst 32k latency 20ms overhead "$ovh"
+    tc -n "$rt" qdisc replace dev eths root tbf rate "$LINK" burst 32k latency 20ms overhead "$ovh"
     tc -n "$sw" qdisc replace dev "$(switch_port router-s)" root \
         tbf rate "$LINK" burst 32k latency 20ms overhead "$ovh"
 }

@@ -135,7 +135,7 @@ servers_alive() {
 
 # sampler_start / sampler_stop: the testbed sampler around one point
 # (exp_sampler_start; every layer's counters, every 100 ms).
-sampler_start() { SAMPLE_MS=100 exp_sampler_start "$WORK"; }
+sampler_start() { exp_sampler_start "$WORK"; }
 
 sampler_stop() {
     [ -n "${SAMPLER_PID:-}" ] || return 0
