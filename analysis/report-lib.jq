@@ -228,8 +228,28 @@ def ok($e): ($e.summary.status // null) == "ok";
 def limit_owner($s; $f; $path):
   ($s | getpath($path)) as $v
   | if ($v | type) != "object" then ""
+    elif $v.caused_by == "server" and $v.server_own == false then
+      " The server CPU ran out, but it also did the rig's work (above): not the servers' own limit."
     elif $v.caused_by == "server" then " This is the servers' own limit."
     else " This limit is the test rig's (" + val($s; $f; $path + ["caused_by"]) + "), not the servers' capacity." end;
+
+# rig_charge_text($s; $f; $path): the rig's share of the server CPU at
+# the points that set the figure (scripts/lib/charge.jq, at $path), in
+# words; "" when the summary has none.
+def rig_charge_text($s; $f; $path):
+  ($s | getpath($path)) as $c
+  | if ($c | type) != "object" then ""
+    elif ($c.measured_points // 0) == 0 then
+      "<p><b>The server CPU's work.</b> The rig's share of the server CPU was " + nm
+      + " (CPU_CHARGE): the figure may include the rig's forwarding of the answers.</p>"
+    else
+      "<p><b>The server CPU's work.</b> At the points that set the figure the rig's forwarding (the switch's bridge, the router) took up to "
+      + val($s; $f; $path + ["max"]; 1; 100) + " % of the server CPU's busy time (median " + val($s; $f; $path + ["median"]; 1; 100)
+      + " %; perf's call graphs on the server CPU)"
+      + (if $c.own == false then ": <b>above " + val($s; $f; $path + ["limit"]; 0; 100) + " %, so the figure includes the rig's work and is not the server's own</b>"
+         else ": at most " + val($s; $f; $path + ["limit"]; 0; 100) + " %, the figure is the server's own" end)
+      + ".</p>"
+    end;
 
 # per_cpu_sentence($s; $f): the ceiling per CPU of the server, when the
 # summary has one (the server limited, its receive path on its CPU), with

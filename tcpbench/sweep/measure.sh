@@ -1,6 +1,6 @@
 # measure.sh: one point of the TCP sweep (tcpbench/sweep/run sources it):
 # every player of a configuration started at once with the testbed sampler
-# around them, the servers' counters before and after, each repetition's
+# and perf on the servers' CPUs (scripts/lib/charge.sh) around them, the servers' counters before and after, each repetition's
 # record, and the point merged over its repetitions (point.jq).
 
 # budget_stat: the servers' CPU budget throttling so far, or null (no budget).
@@ -43,6 +43,8 @@ run_once() {
     # how long after it, so the samples of the load (point.jq:
     # load_samples) are those from 0.2 s after the start (the first whole
     # 100 ms sample of the load) to the end of the schedule.
+    # (perf first: its second of start stays out of the sampler's window)
+    charge_start "$w" "$POINT_S"
     exp_sampler_start "$w"
     PLAYER_PIDS=()
     t0=$(now_ns)
@@ -75,6 +77,7 @@ run_once() {
     t1=$(now_ns)
     sleep 0.2
     stop_sampler
+    charge_stop "$w"
     "$TESTBED" server-stats > "$w/stats-after.json"
     budget_stat > "$w/budget-after.json"
     # A server daemon killed or crashed during the run: the run is an
@@ -96,7 +99,7 @@ run_once() {
         --argjson wall "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')" \
         --slurpfile players "$w/players.jsonl" \
         --slurpfile nb "$w/stats-before.json" --slurpfile na "$w/stats-after.json" \
-        --slurpfile sample "$w/sample.json" --slurpfile series "$w/series.jsonl" --slurpfile down "$w/down.json" \
+        --slurpfile sample "$w/sample.json" --slurpfile charge "$w/charge.json" --slurpfile series "$w/series.jsonl" --slurpfile down "$w/down.json" \
         --slurpfile ba "$w/budget-before.json" --slurpfile bb "$w/budget-after.json" "${JQ_LIB[@]}" \
         --argjson lead "$lead" --argjson dur "$POINT_S" '
         include "budget";
@@ -105,7 +108,7 @@ run_once() {
          interrupted:$interrupted, players:$players, daemon:{before:$nb[0], after:$na[0]},
          throttle:throttle_delta($ba[0]; $bb[0]),
          load_window_s:{from:($lead + 0.2), to:($lead + $dur)},
-         sample:$sample[0], series:$series, servers_down:$down[0]}' | results_write_json "$out"
+         sample:$sample[0], charge:$charge[0], series:$series, servers_down:$down[0]}' | results_write_json "$out"
 }
 
 # run_server_down RUNFILE: a server daemon of the run was not running after it.

@@ -7,6 +7,7 @@
 #    players: [{player, server, rate, rc, stderr, result: <tcpbench JSON>}],
 #    daemon: {before: {ROLE: {...}}, after: {...}}  (scripts/testbed server-stats),
 #    sample: <rbsample summary>, series: [<rbsample series lines>],
+#    charge: <scripts/sampler/cpu-charge classify, + measured>,
 #    servers_down: [ROLE]  (server daemons not running after the run: killed
 #                           or crashed; the run is an error, not a measurement)}
 include "hist";
@@ -182,6 +183,10 @@ def point($settings):
               handshake_rate: (if ($settings.point_seconds // 0) > 0 then (($res | sum(.tls.handshakes)) / ($settings.point_seconds * ($runs | length)) * 10 | round / 10) else null end),
               handshake_us: ([$res[] | .tls.handshake_us // empty] | if length > 0 then (hist_merge | hist_summary) else null end)}
            else null end),
+     # the rig's forwarding's share of the server CPU's busy time (perf,
+     # scripts/lib/charge.sh), the median over the repetitions; null when
+     # not measured
+     rig_share: ([$runs[] | .charge.rig_share // empty | numbers] | if length > 0 then sort | .[length / 2 | floor] else null end),
      tw_expiry: {largest_fall: ([$runs[] | .sample.tw // {} | .[] | .largest_drop_in_one_sample | nz] | max // 0)},
      stalls: $stalls,
      overflow_samples: ([$runs[] | overflow_samples[]] | length),
@@ -202,7 +207,7 @@ def point_csv_columns: ["offered_rate","handled_rate","status","valid","reps","a
   "client_cpu_busy_pct",
   "longest_server_stall_ms","server_stall_source",
   "loss_generator","loss_player_kernel","loss_client_cpu_backlog","loss_switch","loss_router","loss_link",
-  "loss_server_cpu_backlog","loss_accept_queue","loss_server_socket","loss_daemon"];
+  "loss_server_cpu_backlog","loss_accept_queue","loss_server_socket","loss_daemon","rig_share"];
 def point_csv_row:
   . as $p
   | ([$p.stalls[] | select(.role == "server")] | sort_by(-.length_ms) | .[0]) as $st
@@ -216,5 +221,5 @@ def point_csv_row:
       $p.server.backlog, $p.server.passive_opens, $p.client.cpu_busy_pct,
       ($st.length_ms // 0), ($st.source // "none"),
       ($p.loss | .generator, .player_kernel, .client_cpu_backlog, .switch, .router, .link,
-                 .server_cpu_backlog, .accept_queue, .server_socket, .daemon | nz) ]
+                 .server_cpu_backlog, .accept_queue, .server_socket, .daemon | nz), $p.rig_share ]
   | map(if . == null then "" else tostring end) | join(",");

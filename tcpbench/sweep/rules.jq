@@ -19,6 +19,7 @@
 
 include "layers";
 include "spread";
+include "charge";
 
 def round1: . * 10 | round / 10;
 def round3: . * 1000 | round / 1000;
@@ -284,11 +285,20 @@ def predict($settings):
 # configuration's summary.json from its points (input: the merged points;
 # $byrep: the points of each repetition on its own; $s: the settings;
 # $notes: the rate search's notes).
+# knee_charge($c1): the rig's share of the server CPU (charge.jq) at the
+# points that set the knee: the knee's rate and the highest valid rate
+# below it, or every valid point when no knee was reached.
+def knee_charge($c1):
+  valid_points
+  | (if $c1.rate != null then [.[] | select(.offered_rate == $c1.rate or .offered_rate == $c1.last_rate_below)] else . end)
+  | map(.rig_share) | rig_charge;
+
 def config_summary($cfg; $family; $status; $title; $s; $notes; $byrep):
   sort_by(.offered_rate) as $p
   | ($byrep | group_by(.rep) | map(sort_by(.offered_rate))) as $reps
   | ($p | crossing(0.001)) as $c1 | ($p | crossing(0.01)) as $c2 | ($p | max_handled) as $mh
   | ($p | collapse($s.collapse_fraction)) as $col
+  | ($p | knee_charge($c1)) as $charge
   | {schema:"rootbench.tcp/2", experiment:"tcp", family:$family, config:$cfg, title:$title, status:$status,
      players:(if $cfg == "1p1s" then 1 else 2 end), servers:$s.servers,
      x_axis:"total offered connections/s (all players)",
@@ -301,7 +311,8 @@ def config_summary($cfg; $family; $status; $title; $s; $notes; $byrep):
      # The flat names of docs/results.md, which the report compares with the paper.
      max_qps:($mh.handled_rate // null), fail_0_1pct_qps:$c1.rate, fail_1pct_qps:$c2.rate,
      collapse_qps:$col.offered_rate,
-     verdict:($p | knee_verdict($s)),
+     verdict:($p | knee_verdict($s) | with_charge($charge)),
+     rig_charge:$charge,
      per_cpu:($p | per_cpu($s)),
      prediction:($p | predict($s)),
      repetitions:{rule:"each repetition judged on its own points (same rates); spread flagged beyond 5 % of the median",
@@ -319,7 +330,7 @@ def top_summary($schema; $status; $err; $started; $fin; $settings; $tb):
   + {started:$started, finished:$fin,
      settings:$settings, testbed:$tb, configs:$configs,
      verdicts:[.[] | {config, summary: .verdict.summary, layer: .verdict.layer, caused_by: .verdict.caused_by,
-                           server_capacity: (.verdict.server_capacity // false), evidence: .verdict.evidence,
+                           server_capacity: (.verdict.server_capacity // false), server_own: .verdict.server_own, evidence: .verdict.evidence,
                            conn_per_cpu: (.per_cpu.conn_per_cpu // null)}],
      caveats:([
        "one machine with \($tb.cpus) CPUs: the servers on CPU \($tb.pinning.servers), every player, the router and the switch on CPU \($tb.pinning.clients); 2p1s adds no player CPU and 2p2s puts both servers on one CPU, so the paper's reasoning across configurations does not carry over; the verdicts rest on the counters of every layer instead",

@@ -37,10 +37,13 @@ def tcp_verdict($s; $f):
     + val($s; $f; ["verdict","summary"]) + ". "
     + (if $s.verdict.evidence then "Evidence: " + val($s; $f; ["verdict","evidence"]) + ". " else "" end)
     + (if $s.verdict.knee == true then
-         (if $s.verdict.server_capacity == true then "This knee is the <b>server's capacity</b> on this testbed."
+         (if $s.verdict.server_capacity == true and $s.verdict.server_own == false then
+            "This knee is where the <b>server CPU</b> ran out, but that CPU also did the rig's work: not the server's own capacity."
+          elif $s.verdict.server_capacity == true then "This knee is the <b>server's capacity</b> on this testbed."
           else "This knee is <b>not</b> the server's capacity: it was caused by " + val($s; $f; ["verdict","caused_by"]) + ", layer " + val($s; $f; ["verdict","layer"]) + "." end)
        else "" end)
     + "</p>"
+    + rig_charge_text($s; $f; ["rig_charge"])
     + tcp_per_cpu($s; $f)
     + (if ($s.prediction.predicted | type) == "object" then
          "<p>Predicted knee (Little's law, from what was measured below the knee): "
@@ -157,7 +160,8 @@ def finding_tcp($b):
           + (if ($s.max_qps | type) == "number" then ", at most " + val($s; $f; ["max_qps"]; 0; null) + " connections/s were answered"
              else ", no rate was measured validly" end)
           + (if ($s.verdict.summary // null) != null then "; " + val($s; $f; ["verdict","summary"]) else "" end)
-          + (if $s.verdict.server_capacity == true then " (the servers' capacity on this testbed)." else "." end)
+          + (if $s.verdict.server_capacity == true and $s.verdict.server_own == false then " (the server CPU's limit, with the rig's work on it)."
+             elif $s.verdict.server_capacity == true then " (the servers' capacity on this testbed)." else "." end)
           + (if ($s.per_cpu.conn_per_cpu | type) == "number" then
                " Per CPU of the server that is " + val($s; $f; ["per_cpu","conn_per_cpu"]; 0; null)
                + " connections/s (the knee over the server CPU's " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null) + " % busy"

@@ -51,6 +51,8 @@ scale_settings() {
         QUERY_ARGS=(-n ./SOA)
     fi
     read -r -a EXTRA_ARGS <<<"${TCPBENCH_EXTRA:-}"
+    # CPU_CHARGE: perf on the servers' CPUs at every run (charge.sh)
+    charge_read_settings
     # The file limit caps the rate one tcpbench process can run at this
     # timeout: rate x (timeout + 5 % margin) + 96 descriptors; workers each
     # have their own (docs/tcpbench.md).
@@ -67,8 +69,8 @@ settings_json() {
         --argjson w "$WORKERS" --argjson tick "$TICK_US" --argjson burst "$MAX_BURST" --argjson reruns "$RERUNS" \
         --argjson backlog "$BACKLOG" --argjson tcpcount "$TCP_CLIENTS" --argjson sample "$SAMPLE_MS" \
         --arg q "${QUERIES:-}" --arg extra "${TCPBENCH_EXTRA:-}" --arg configs "${CONFIG_LIST[*]}" \
-        --argjson cf "$COLLAPSE_FRAC" --arg transport "$TRANSPORT" --arg resume "$TLS_RESUME" '
-        {scale:$scale, configs:($configs | split(" ")), point_seconds:$d, repetitions:$reps,
+        --argjson cf "$COLLAPSE_FRAC" --arg transport "$TRANSPORT" --arg resume "$TLS_RESUME" --argjson charge "$(charge_settings_json)" '
+        {scale:$scale, cpu_charge:$charge, configs:($configs | split(" ")), point_seconds:$d, repetitions:$reps,
          transport:$transport, tls_resume:(if $transport == "tls" then ($resume == "yes") else null end),
          coarse_start_per_server:$start, coarse_step_per_server:($step | tonumber? // $step), resolution_per_server:$res,
          max_points_per_config:$mp, time_budget_s_per_config:$b,

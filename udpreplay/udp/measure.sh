@@ -1,6 +1,7 @@
 # measure.sh: one point of the UDP sweep (udpreplay/udp/run sources it):
 # tcpreplay from player1 at a rate for DURATION s with the testbed sampler
-# around it, the counters before and after, and the row of points.csv.
+# and perf on the servers' CPUs (scripts/lib/charge.sh) around it, the
+# counters before and after, and the row of points.csv.
 
 # counters_snapshot: testbed nftables counters plus NSD's own query counts
 # (null for a daemon stopped by SIGSTOP, which counts nothing while stopped:
@@ -90,27 +91,31 @@ measure_point() {
         row=$(awk -F, -v OFS=, '{ $15 = 1; print }' <<<"$row")
     else
         c0=$(counters_snapshot)
+        # (perf first: its second of start stays out of the sampler's window)
+        charge_start "$WORK" "$DURATION"
         sampler_start
         replay "$rate"
-        if interrupted; then sampler_stop; return 0; fi
+        if interrupted; then charge_discard; sampler_stop; return 0; fi
         sleep "$SETTLE"
         sampler_stop
-        if interrupted; then return 0; fi
+        if interrupted; then charge_discard; return 0; fi
+        charge_stop "$WORK"
         servers_alive "$rate"
         c1=$(counters_snapshot)
         [ "$UDP_GENERATOR" != kxdpgun ] || sent_at_router "$rate" "$c0" "$c1"
         mkdir -p "$EXP/samples"
         sample="$EXP/samples/$CUR_LB-$rate.json"
         [ "$k" = 1 ] || sample="$EXP/samples/$CUR_LB-$rate-r$k.json"
-        results_write "$sample" < "$WORK/sample.json"
-        row="$(point_row "$rate" "$c0" "$c1"),$(point_sampled "$WORK/sample.json"),$k"
+        jq -c --slurpfile c "$WORK/charge.json" '. + {cpu_charge: $c[0]}' "$WORK/sample.json" | results_write "$sample"
+        row="$(point_row "$rate" "$c0" "$c1"),$(point_sampled "$WORK/sample.json"),$CHARGE_RIG,$k"
         results_append_line "$CACHE" "$row"
     fi
     POINT_ROWS+=("$row")
     write_points
     point_read "$row"
-    printf 'udp: LB=%s %7s q/s%s: sent %9.1f/s, answered %9.1f/s, ratio %.6f, stray %s%s%s\n' \
+    printf 'udp: LB=%s %7s q/s%s: sent %9.1f/s, answered %9.1f/s, ratio %.6f, stray %s%s%s%s\n' \
         "$CUR_LB" "$rate" "$( [ "$REPS" -gt 1 ] && echo " (rep $k)" || true)" "$P_ACH" "$P_AQPS" "$P_RATIO" "$P_STRAY" \
+        "$( [ -n "$P_RIG" ] && awk -v r="$P_RIG" 'BEGIN { printf ", the rig %.1f %% of the server CPU%s", r * 100, (r > 0.05 ? " (RIG WORK ON THE SERVER CPU)" : "") }' || true)" \
         "$( [ "$P_GENLIM" = 1 ] && echo ', GENERATOR-LIMITED' || true)" \
         "$( [ "$reused" = 1 ] && echo ' (kept from an earlier run)' || true)" >&2
 }
@@ -119,6 +124,7 @@ measure_point() {
 point_read() {
     local rate
     IFS=, read -r _ rate P_ACH _ P_SENT _ _ _ P_RATIO P_AQPS _ P_STRAY P_SERVING P_GENLIM _ <<<"$1"
+    P_RIG=$(awk -F, '{ print $(NF - 1) }' <<<"$1")
     PT_GENLIM[$rate]=$P_GENLIM
     if [ -z "${PT_RATIO[$rate]:-}" ] || awk -v a="$P_RATIO" -v b="${PT_RATIO[$rate]}" 'BEGIN { exit !(a < b) }'; then
         PT_RATIO[$rate]=$P_RATIO

@@ -12,12 +12,14 @@
 # answer_ratio, answered_qps, answer_ip_bytes, stray_packets,
 # generator_limited, loss_LAYER for every layer of scripts/lib/layers.jq,
 # link_backlog_max and link_qlen_max (the shaped link's tbf queue at its
-# fullest, from the sampler). Settings $s: {lb, threshold, link_bps (null
+# fullest, from the sampler), rig_share (the rig's share of the server
+# CPU, scripts/lib/charge.jq; empty when not measured). Settings $s: {lb, threshold, link_bps (null
 # unshaped), note (why the search ended, or "")}.
 
 include "layers";
 include "spread";
 include "wire";
+include "charge";
 
 # A shaped link that carried at least this share of its rate was full.
 def link_full_ratio: 0.97;
@@ -230,6 +232,14 @@ def per_cpu($s; $range; $ceil; $verdict):
             elif ($saturated | not) then "none: the server CPU was not saturated at the ceiling (busy below 90 % of what the daemons may use), so it was not what ran out"
             else "answered q/s at the ceiling / the server CPU's busy share there (the daemon and its kernel receive path, STEER=rps)" end)};
 
+# rig_on_server($range): the rig's share of the server CPU at the points
+# that set the figure (the ceiling's two rates, or every valid point when
+# no ceiling was found): charge.jq's rig_charge.
+def rig_on_server($range):
+  (if $range.high != null then [valid_points[] | select(.requested_qps == $range.high or .requested_qps == $range.low)]
+   else valid_points end)
+  | map(.rig_share) | rig_charge;
+
 # lb_summary($s): the figures of one LB mode from its points (input: all
 # points of the run).
 def lb_summary($s):
@@ -240,7 +250,8 @@ def lb_summary($s):
   | (if $range.low != null and $range.high != null
      then ($all | at_rate($range.low) | map(.answered_qps) | repeat_spread.median) else null end) as $ceil
   | ($all | mean_answer_wire_bytes) as $wire
-  | ($all | verdict($s; $range; $wire)) as $verdict
+  | ($all | rig_on_server($range)) as $charge
+  | ($all | verdict($s; $range; $wire) | with_charge($charge)) as $verdict
   | {lb: $s.lb,
      ceiling_qps: $ceil,
      ceiling_low_qps: (if $ceil != null then $range.low else null end),
@@ -259,6 +270,7 @@ def lb_summary($s):
      link_bps: $s.link_bps,
      physics_check: physics_check($s; $ceil; $wire; $verdict),
      per_cpu: ($all | per_cpu($s; $range; $ceil; $verdict)),
+     rig_charge: $charge,
      stray_packets_max: ([$all[] | .stray_packets] | max),
      points: ($all | length), generator_limited_points: ($gen | length)};
 
@@ -267,5 +279,5 @@ def lb_summary($s):
 def summary_top:
   if length > 0 then
     (.[0] | {ceiling_qps, ceiling_low_qps, ceiling_high_qps, non_monotonic, mixed_rates, repetitions_max, ceiling,
-             critical_points, mean_answer_wire_bytes, mean_answer_wire_bytes_source, link_bps, physics_check, per_cpu, lb, verdict})
+             critical_points, mean_answer_wire_bytes, mean_answer_wire_bytes_source, link_bps, physics_check, per_cpu, rig_charge, lb, verdict})
   else {lb: null} end;

@@ -43,6 +43,7 @@ def udp_section($b; $key; $title; $note):
           else "" end) + ".</p>"
      else "" end)
   + (if ($e.summary.verdict | type) == "object" then "<p><b>Where the answers were lost.</b> \(val($e.summary; $e.file; ["verdict","summary"]))</p>" else "" end)
+  + (if $s == null or $s.link_bps != null then "" else rig_charge_text($s; $f; ["rig_charge"]) end)
   + (if ($s.per_cpu.qps_per_cpu | type) == "number" then
        "<p><b>Per CPU of the server.</b> " + val($s; $f; ["per_cpu","qps_per_cpu"]; 0; null)
        + " answers/s per CPU: the ceiling over the server CPU's busy share there, " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null)

@@ -40,20 +40,33 @@ read_settings() {
         if [ "$LINK" = none ]; then export SERVER_CPU=$UDP_SERVER_CPU
         else log "UDP_SERVER_CPU=$UDP_SERVER_CPU is for unshaped sweeps: this one (UDP_LINK=$LINK) runs with SERVER_CPU=${SERVER_CPU:-max}"; fi
     fi
-    # Under a server CPU budget the servers' receive path runs on their CPU
-    # (RPS), so that its busy time is the server's whole cost per query.
-    UDP_STEER=$(exp_budget_steer "${UDP_STEER:-}"); UDP_STEER=${UDP_STEER:-none}
-    case $UDP_STEER in none|rps) ;; *) die "UDP_STEER=$UDP_STEER: none or rps" ;; esac
+    # Unshaped, the ceiling is the server's: the generator with headroom
+    # (kxdpgun) and, with it, the rig's forwarding of the answers off the
+    # server CPU (STEER=rps: docs/methodology.md; beside tcpreplay, which
+    # fills the rig's CPU, the forwarding stays on the sending CPU). Shaped
+    # as in the paper, the paper's generator and profile: the verdict is
+    # the link's, which the steering does not move. A lab's servers are
+    # hosts of their own: tcpreplay there.
     # UDP_GENERATOR: tcpreplay (the paper's) replays the rewritten trace;
     # kxdpgun (Knot's, AF_XDP) sends the trace's queries (names, types, DO)
     # for a third of the CPU, so that the rig out-runs the server
-    UDP_GENERATOR=${UDP_GENERATOR:-tcpreplay}
+    local dgen=tcpreplay
+    [ "$LINK" != none ] || [ "${BACKEND:-netns}" = lab ] || dgen=kxdpgun
+    UDP_GENERATOR=${UDP_GENERATOR:-$dgen}
+    local dsteer=none
+    [ "$LINK" != none ] || [ "$UDP_GENERATOR" != kxdpgun ] || dsteer=rps
+    # Under a server CPU budget the servers' receive path runs on their CPU
+    # (RPS), so that its busy time is the server's whole cost per query.
+    UDP_STEER=$(exp_budget_steer "${UDP_STEER:-}"); UDP_STEER=${UDP_STEER:-$dsteer}
+    case $UDP_STEER in none|rps) ;; *) die "UDP_STEER=$UDP_STEER: none or rps" ;; esac
     case $UDP_GENERATOR in tcpreplay) ;; kxdpgun) need_tools kxdpgun ;;
         *) die "UDP_GENERATOR=$UDP_GENERATOR: tcpreplay or kxdpgun" ;; esac
     # UDP_TIMER: tcpreplay's timing, auto (nano up to 4,000 q/s, gtod
     # above), gtod or nano (udpreplay/lib.sh ur_timer)
     UDP_TIMER=${UDP_TIMER:-auto}
     ur_timer 1 >/dev/null
+    # CPU_CHARGE: perf on the servers' CPUs at every point (charge.sh)
+    charge_read_settings
     UDP_NAME=${UDP_NAME:-udp}
     [[ $UDP_NAME =~ ^udp[a-z0-9-]*$ ]] || die "UDP_NAME=$UDP_NAME must start with udp (letters, digits, -)"
     local n
@@ -75,11 +88,11 @@ settings_json() {
         --argjson thr "$THRESHOLD" --arg src "$SOURCES" --arg link "$LINK" --argjson settle "$SETTLE" \
         --argjson lbs "$(printf '%s\n' "${LB_MODES[@]}" | jq -R . | jq -s .)" --argjson fam "$FAMILY" \
         --arg service "$FAMILY_SERVICE" --arg rw "$REWRITE_OUT" --arg gen "$UDP_GENERATOR" --arg genv "$GENERATOR_VERSION" \
-        --arg timer "$(if [ "$UDP_GENERATOR" = tcpreplay ]; then echo "$UDP_TIMER"; fi)" \
+        --arg timer "$(if [ "$UDP_GENERATOR" = tcpreplay ]; then echo "$UDP_TIMER"; fi)" --argjson charge "$(charge_settings_json)" \
         '{family:$fam, service:$service, generator:$gen, generator_version:$genv,
           generator_timer:(if $timer == "" then null elif $timer == "auto" then "auto: nano up to 4000 q/s, gtod above" else $timer end), rewrite:$rw, trace:$trace, trace_sha256:$sha, sweep:$sweep, lo_qps:$lo, hi_qps:$hi, step_qps:$step,
           resolution_pct:$res, reps:$reps, duration_s:$dur, threshold:$thr, sources:$src, lb:$lbs,
-          link:(if $link == "none" then null else $link end), settle_s:$settle}'
+          link:(if $link == "none" then null else $link end), settle_s:$settle, cpu_charge:$charge}'
 }
 
 # point_settings_id: what a point's result depends on (trace, duration,
@@ -89,7 +102,7 @@ point_settings_id() {
     local zsum
     zsum=$(cat "$(jq -r .zones.dir <<<"$TB_JSON")"/*.zone | md5sum | cut -c1-16)
     jq -c --arg sha "$TRACE_SHA" --arg d "$DURATION" --arg s "$SOURCES" --arg settle "$SETTLE" --arg z "$zsum" \
-        --arg fam "$FAMILY" --arg gen "$UDP_GENERATOR" --arg timer "$UDP_TIMER" '{rows:4, family:$fam, generator:$gen, timer:$timer, sha:$sha, d:$d, s:$s, settle:$settle, z:$z, lb, link, pinning, server, zones:.zones.dir}' <<<"$TB_JSON" \
+        --arg fam "$FAMILY" --arg gen "$UDP_GENERATOR" --arg timer "$UDP_TIMER" --arg charge "$CHARGE_MODE:$CPU_CHARGE_HZ" '{rows:5, charge:$charge, family:$fam, generator:$gen, timer:$timer, sha:$sha, d:$d, s:$s, settle:$settle, z:$z, lb, link, pinning, server, zones:.zones.dir}' <<<"$TB_JSON" \
         | md5sum | cut -c1-16
 }
 
