@@ -229,7 +229,7 @@ def limit_owner($s; $f; $path):
   ($s | getpath($path)) as $v
   | if ($v | type) != "object" then ""
     elif $v.caused_by == "server" and $v.server_own == false then
-      " The server CPU ran out, but it also did the rig's work (above): not the servers' own limit."
+      " The server CPU ran out, but the figure is not shown to be the servers' own: the rig's share of that CPU was above its limit or not measured (above)."
     elif $v.caused_by == "server" then " This is the servers' own limit."
     else " This limit is the test rig's (" + val($s; $f; $path + ["caused_by"]) + "), not the servers' capacity." end;
 

@@ -36,6 +36,10 @@ def server_row($kind):
            # unless the server was shown to be the limit)
            qps_per_cpu: figure(.udp; .udp.per_cpu.qps_per_cpu // null),
            caused_by: [.[] | select(ok(.udp)) | (.udp.verdict.caused_by // null)],
+           # the rig's share of the server CPU where the ceiling was set
+           # (scripts/lib/charge.jq), and whether the figure is the server's own
+           rig_share: figure(.udp; .udp.rig_charge.max // null),
+           server_own: [.[] | select(ok(.udp)) | (.udp.verdict.server_own // null)],
            verdicts: [.[] | select(ok(.udp)) | (.udp.verdict.summary // .udp.verdict // null)]},
      tcp: {statuses: statuses(.tcp),
            knee_0_1pct: figure(.tcp; .tcp.fail_0_1pct.rate // null),
@@ -43,6 +47,8 @@ def server_row($kind):
            # connections/s per CPU of the server (rules.jq per_cpu)
            conn_per_cpu: figure(.tcp; .tcp.per_cpu.conn_per_cpu // null),
            server_capacity: [.[] | select(ok(.tcp)) | (.tcp.verdict.server_capacity // false)],
+           rig_share: figure(.tcp; .tcp.rig_charge.max // null),
+           server_own: [.[] | select(ok(.tcp)) | (.tcp.verdict.server_own // null)],
            verdicts: [.[] | select(ok(.tcp)) | (.tcp.verdict.summary // null)]},
      sizes: {statuses: statuses(.sizes),
              bytes_per_query_out_unsigned: figure(.sizes; .sizes.variants.unsigned.bytes_per_query_out // null),

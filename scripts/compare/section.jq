@@ -36,7 +36,7 @@ def compare_section($b):
         + "</table>"
         + "<h3>TCP verdicts</h3><p>Where each server's TCP sweep lost its first work, per repetition. Only a knee the verdict gives to the server is the server's capacity; a knee of the rig (the generator, a stall from outside, the players) says what this machine could measure, not what the server can do.</p><ul>"
         + ([$s.servers | to_entries[] | .key as $i | .value.tcp.verdicts | to_entries[] | .key as $j
-            | "<li>\(val($s; $f; ["servers",$i,"name"])), repetition \($j + 1): \(val($s; $f; ["servers",$i,"tcp","verdicts",$j])) (server's capacity: \(val($s; $f; ["servers",$i,"tcp","server_capacity",$j])))</li>"] | join(""))
+            | "<li>\(val($s; $f; ["servers",$i,"name"])), repetition \($j + 1): \(val($s; $f; ["servers",$i,"tcp","verdicts",$j])) (server's capacity: \(val($s; $f; ["servers",$i,"tcp","server_capacity",$j])); the server's own work alone: \(val($s; $f; ["servers",$i,"tcp","server_own",$j])))</li>"] | join(""))
         + "</ul>"
         + "<p>Status of each server's experiments, per repetition: " + ([$s.servers | to_entries[] | .key as $i
             | "\(val($s; $f; ["servers",$i,"name"])): UDP \([.value.udp.statuses | to_entries[] | val($s; $f; ["servers",$i,"udp","statuses",.key])] | join("/")), sizes \([.value.sizes.statuses | to_entries[] | val($s; $f; ["servers",$i,"sizes","statuses",.key])] | join("/")), TCP \([.value.tcp.statuses | to_entries[] | val($s; $f; ["servers",$i,"tcp","statuses",.key])] | join("/"))"] | join("; ")) + ".</p>"
@@ -54,11 +54,15 @@ def finding_compare($b):
   if ($s.servers | type) == "array" and ($s.servers | length) > 0 then
       ["Servers compared on the same testbed (repetitions: " + each(val($s; $f; ["servers",.,"repetitions"]))
        + "), median UDP ceiling: "
-       + each(val($s; $f; ["servers",.,"udp","ceiling_qps","median"]; 0; null)) + " queries/s.",
+       + each(. as $i | val($s; $f; ["servers",$i,"udp","ceiling_qps","median"]; 0; null)
+              + (if ($s.servers[$i].udp.server_own // []) | any(. == false) then " (not shown to be the server's own: the rig's share of the server CPU above its limit or not measured)" else "" end))
+       + " queries/s.",
        "Median TCP rate where 0.1 % of connections first failed: "
        + each(. as $i | if ($s.servers[$i].tcp.knee_0_1pct.median | type) == "number" then
                 val($s; $f; ["servers",$i,"tcp","knee_0_1pct","median"]; 0; null) + " connections/s"
-                + (if $s.servers[$i].tcp.server_capacity | any(. == true) then " (the server's capacity)" else " (not shown to be the server's capacity)" end)
+                + (if ($s.servers[$i].tcp.server_capacity | any(. == true)) and ($s.servers[$i].tcp.server_own | any(. == true)) then " (the server's capacity)"
+                   elif $s.servers[$i].tcp.server_capacity | any(. == true) then " (the server CPU's limit, not shown to be the server's own work alone)"
+                   else " (not shown to be the server's capacity)" end)
               else "none (" + val($s; $f; ["servers",$i,"tcp","verdicts",0]) + ")" end)
        + ".",
        "Median bytes per query out, unsigned and signed: "
