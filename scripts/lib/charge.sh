@@ -70,7 +70,9 @@ charge_start() {
     [ "$CHARGE_MODE" = perf ] || return 0
     cpus=$(jq -r '.pinning.servers // empty' <<<"$TB_JSON")
     [ -n "$cpus" ] || die "the testbed's status names no server CPUs (.pinning.servers)"
-    "$RB_TOP/scripts/sampler/cpu-charge" record "$cpus" "$secs" "$dir/charge" "$CPU_CHARGE_HZ" \
+    # perf itself (its reading of the samples) runs on the rig's CPUs, so
+    # that only its sampling interrupts fall on the servers'
+    taskset -c "$(jq -r '.pinning.clients' <<<"$TB_JSON")" "$RB_TOP/scripts/sampler/cpu-charge" record "$cpus" "$secs" "$dir/charge" "$CPU_CHARGE_HZ" \
         > "$dir/charge.log" 2>&1 &
     CHARGE_PID=$!
     local i

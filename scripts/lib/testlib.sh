@@ -6,11 +6,9 @@ RB_PROG=${0##*/}
 TESTBED="$RB_TOP/scripts/testbed"
 # The tests' sweeps, unless a test says otherwise: perf on the servers'
 # CPU off (its start and its reading cost about a second a point; the
-# tests of the charge turn it on) and tcpreplay as the unshaped UDP
-# generator (kxdpgun takes 2 s more a point: its start and its wait for
-# late answers; the tests of kxdpgun and of the charge ask for it), so
-# that make check fits its time. docs/development.md lists both.
-export CPU_CHARGE=${CPU_CHARGE:-off} UDP_GENERATOR=${UDP_GENERATOR:-tcpreplay}
+# tests of the charge turn it on), so that make check fits its time
+# (docs/development.md).
+export CPU_CHARGE=${CPU_CHARGE:-off}
 
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 note() { printf '# %s\n' "$*"; }
