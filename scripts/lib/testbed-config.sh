@@ -86,8 +86,8 @@ tb_validate_config() {
         done
     done
     case $STEER in
-        rps|none) ;;
-        *) die "unknown STEER=$STEER (rps: each namespace's receive path on its role's CPUs; none: on the sending CPU)" ;;
+        rps|rig|none) ;;
+        *) die "unknown STEER=$STEER (rps: each namespace's receive path on its role's CPUs; rig: so for all but the servers; none: on the sending CPU)" ;;
     esac
     local n
     for n in SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG; do

@@ -87,11 +87,17 @@ tb_configure_link() {
 # packet (veth's default). Without it the players' TCP receive work, and so
 # the expiry of their TIME-WAIT sockets, runs on the servers' CPU whenever
 # a server sent the packet. The switch and the router are the rig: client CPUs.
+# STEER=rig: the same for every role but the servers, whose receive path
+# stays on the sending CPU (the switch's, a client CPU): the servers' CPU
+# then runs the daemons and their sends only, the rig's work and the
+# servers' receive run on the rig's CPU (docs/methodology.md).
 tb_configure_steering() {
     local role mask
     for role in "${ROLES[@]}"; do
         mask=0
-        [ "$STEER" = rps ] && mask=$(cpu_mask "$(cpus_of "$role")")
+        if [ "$STEER" = rps ] || { [ "$STEER" = rig ] && [[ " ${SERVER_ROLES[*]} " != *" $role "* ]]; }; then
+            mask=$(cpu_mask "$(cpus_of "$role")")
+        fi
         # (in the namespace, whose /sys shows its own interfaces)
         # shellcheck disable=SC2016
         ip netns exec "$(ns_of "$role")" sh -c 'for f in /sys/class/net/*/queues/rx-*/rps_cpus; do

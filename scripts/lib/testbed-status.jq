@@ -27,7 +27,9 @@ def netns_status($a):
    link_shaping:true,
    pinning:{servers:$a.scpu, clients:$a.ccpu,
             cpu_names:{server:($a.scpu | cpu_names), client:($a.ccpu | cpu_names)}},
-   steering:{mode:$a.steer, rule:(if $a.steer == "rps" then "receive path of every interface on its role's CPUs (RPS)" else "receive path on the sending CPU (veth default)" end)},
+   steering:{mode:$a.steer, rule:(if $a.steer == "rps" then "receive path of every interface on its role's CPUs (RPS)"
+                                  elif $a.steer == "rig" then "receive path of the rig's interfaces on the rig's CPUs (RPS), the servers' on the sending CPU"
+                                  else "receive path on the sending CPU (veth default)" end)},
    player_tw_buckets:{setting:$a.twb, value:($a.twv | tonumber? // null)},
    profile:(if $a.profile == "" then null else ($a.profile | ltrimstr($a.top + "/")) end),
    cgroups:$a.cg,

@@ -51,7 +51,7 @@ read_settings() {
     # Under a server CPU budget the servers' receive path runs on their CPU
     # (RPS), so that its busy time is the server's whole cost per query.
     UDP_STEER=$(exp_budget_steer "${UDP_STEER:-}"); UDP_STEER=${UDP_STEER:-none}
-    case $UDP_STEER in none|rps) ;; *) die "UDP_STEER=$UDP_STEER: none or rps" ;; esac
+    case $UDP_STEER in none|rps|rig) ;; *) die "UDP_STEER=$UDP_STEER: none, rps or rig" ;; esac
     case $UDP_GENERATOR in tcpreplay) ;; kxdpgun) need_tools kxdpgun ;;
         *) die "UDP_GENERATOR=$UDP_GENERATOR: tcpreplay or kxdpgun" ;; esac
     # UDP_TIMER: tcpreplay's timing, auto (nano up to 4,000 q/s, gtod
