@@ -181,7 +181,8 @@ def critical_points($thr; $range):
       | ([$v[] | select(.requested_qps >= $range.high and .answer_ratio < $thr) | .requested_qps] | unique | .[:2]) as $hi
       | [$v[] | select(.requested_qps as $r | ($lo + $hi) | index($r) != null)]
       | sort_by(.requested_qps, .rep)
-      | map({requested_qps, rep, achieved_qps, answered_qps, answer_ratio, sent, server_queries, daemon_queries, answers})
+      | map({requested_qps, rep, achieved_qps, answered_qps, answer_ratio, sent, server_queries, daemon_queries, answers,
+             rig_share: (.rig_share | numbers // null), rig_over_limit: ((.rig_share | numbers // 0) > rig_share_limit)})
     end;
 
 # losses_at_first_bad($thr; $range): where the answers of the failing
