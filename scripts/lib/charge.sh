@@ -3,9 +3,10 @@
 # the servers' CPUs during the load (scripts/sampler/cpu-charge) puts each
 # sample in a class: the rig's forwarding (the switch's bridge, the
 # router), the servers' own receive path, the daemon, other. The rig's
-# share of the busy samples is the point's rig_share; above
-# CHARGE_RIG_LIMIT the point's figure includes the rig's work and is not
-# the server's own (the rules label it).
+# share of the busy samples is the point's rig_share; above the limit of
+# scripts/lib/charge.jq (read into CHARGE_LIMIT, never restated here) the
+# point's figure includes the rig's work and is not the server's own (the
+# rules label it).
 #
 #   CPU_CHARGE=auto|perf|off   auto: perf on the namespace testbed when perf
 #                              is installed, else off (a lab's servers are
@@ -14,8 +15,10 @@
 #   CPU_CHARGE_HZ=499          perf's sampling rate (its cost on the server
 #                              CPU: docs/methodology.md)
 #
-#   charge_read_settings       CPU_CHARGE checked, CHARGE_MODE set
-#   charge_settings_json       {mode, hz, why} for a summary's settings
+#   charge_read_settings       CPU_CHARGE checked, CHARGE_MODE and
+#                              CHARGE_LIMIT set
+#   charge_settings_json       {mode, hz, why, classes, limit} for a
+#                              summary's settings
 #   charge_start DIR SECONDS   perf on the servers' CPUs for SECONDS, in the
 #                              background (CHARGE_PID); returns once perf
 #                              records (its start takes about a second), so
@@ -44,6 +47,8 @@ charge_read_settings() {
             else CHARGE_MODE=perf; fi ;;
         *) die "CPU_CHARGE=$CPU_CHARGE: auto, perf or off" ;;
     esac
+    CHARGE_LIMIT=$(jq -n -L "$RB_TOP/scripts/lib" 'include "charge"; rig_share_limit') \
+        || die "scripts/lib/charge.jq unreadable"
 }
 
 # charge_for_testbed: after the testbed is up: a lab's servers are other
@@ -57,10 +62,10 @@ charge_for_testbed() {
 }
 
 charge_settings_json() {
-    jq -n -c --arg m "$CHARGE_MODE" --argjson hz "$CPU_CHARGE_HZ" --arg why "$CHARGE_WHY" \
+    jq -n -c --arg m "$CHARGE_MODE" --argjson hz "$CPU_CHARGE_HZ" --arg why "$CHARGE_WHY" --argjson limit "$CHARGE_LIMIT" \
         '{mode: $m, hz: (if $m == "perf" then $hz else null end), why: (if $why == "" then null else $why end),
-          classes: "rig (the bridge, the router, receive that delivers nothing locally), receive (to a local socket), daemon, other",
-          limit: 0.05}'
+          classes: "rig (the bridge, the router), receive (to a local socket), unplaced receive (split between the two in their proportion), daemon, other",
+          limit: $limit}'
 }
 
 charge_start() {

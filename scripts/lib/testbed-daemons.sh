@@ -131,10 +131,6 @@ tb_server_fail() {
     die "$msg; the testbed is down"
 }
 
-# tb_start_server ROLE: the server daemon with the current configuration
-# (restarted only when the configuration, the zones or the program
-# changed); dies with the daemon's own message when its configuration or a
-# zone is refused or it does not answer within SERVER_START_S seconds.
 # tb_pin_server_threads ROLE: every thread of the role's processes on the
 # role's CPUs. The daemon starts under taskset, but a server may pin its
 # own threads: Knot DNS puts its UDP worker on CPU 0 of the host (measured:
@@ -153,6 +149,10 @@ tb_pin_server_threads() {
     [ -z "$bad" ] || tb_server_fail "$role" "threads$bad of $SERVER in $(ns_of "$role") are not on CPUs $cpus"
 }
 
+# tb_start_server ROLE: the server daemon with the current configuration
+# (restarted only when the configuration, the zones or the program
+# changed); dies with the daemon's own message when its configuration or a
+# zone is refused or it does not answer within SERVER_START_S seconds.
 tb_start_server() {
     local role=$1 dir="$TB_STATE/$1" new out
     mkdir -p "$dir"

@@ -1,7 +1,8 @@
 # measure.sh: one point of the TCP sweep (tcpbench/sweep/run sources it):
 # every player of a configuration started at once with the testbed sampler
-# and perf on the servers' CPUs (scripts/lib/charge.sh) around them, the servers' counters before and after, each repetition's
-# record, and the point merged over its repetitions (point.jq).
+# and perf on the servers' CPUs (scripts/lib/charge.sh) around them, the
+# servers' counters before and after, each repetition's record, and the
+# point merged over its repetitions (point.jq).
 
 # budget_stat: the servers' CPU budget throttling so far, or null (no budget).
 budget_stat() {

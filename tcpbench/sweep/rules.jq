@@ -281,10 +281,6 @@ def predict($settings):
 
 # repeat_spread (spread of the knees over repetitions): scripts/lib/spread.jq.
 
-# config_summary($cfg; $family; $status; $title; $s; $notes; $byrep): one
-# configuration's summary.json from its points (input: the merged points;
-# $byrep: the points of each repetition on its own; $s: the settings;
-# $notes: the rate search's notes).
 # knee_charge($c1): the rig's share of the server CPU (charge.jq) at the
 # points that set the knee: the knee's rate and the highest valid rate
 # below it, or every valid point when no knee was reached.
@@ -293,6 +289,10 @@ def knee_charge($c1):
   | (if $c1.rate != null then [.[] | select(.offered_rate == $c1.rate or .offered_rate == $c1.last_rate_below)] else . end)
   | map(.rig_share) | rig_charge;
 
+# config_summary($cfg; $family; $status; $title; $s; $notes; $byrep): one
+# configuration's summary.json from its points (input: the merged points;
+# $byrep: the points of each repetition on its own; $s: the settings;
+# $notes: the rate search's notes).
 def config_summary($cfg; $family; $status; $title; $s; $notes; $byrep):
   sort_by(.offered_rate) as $p
   | ($byrep | group_by(.rep) | map(sort_by(.offered_rate))) as $reps

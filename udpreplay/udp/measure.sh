@@ -115,7 +115,7 @@ measure_point() {
     point_read "$row"
     printf 'udp: LB=%s %7s q/s%s: sent %9.1f/s, answered %9.1f/s, ratio %.6f, stray %s%s%s%s\n' \
         "$CUR_LB" "$rate" "$( [ "$REPS" -gt 1 ] && echo " (rep $k)" || true)" "$P_ACH" "$P_AQPS" "$P_RATIO" "$P_STRAY" \
-        "$( [ -n "$P_RIG" ] && awk -v r="$P_RIG" 'BEGIN { printf ", the rig %.1f %% of the server CPU%s", r * 100, (r > 0.05 ? " (RIG WORK ON THE SERVER CPU)" : "") }' || true)" \
+        "$( [ -n "$P_RIG" ] && awk -v r="$P_RIG" -v l="$CHARGE_LIMIT" 'BEGIN { printf ", the rig %.1f %% of the server CPU%s", r * 100, (r > l ? " (RIG WORK ON THE SERVER CPU)" : "") }' || true)" \
         "$( [ "$P_GENLIM" = 1 ] && echo ', GENERATOR-LIMITED' || true)" \
         "$( [ "$reused" = 1 ] && echo ' (kept from an earlier run)' || true)" >&2
 }
@@ -124,7 +124,7 @@ measure_point() {
 point_read() {
     local rate
     IFS=, read -r _ rate P_ACH _ P_SENT _ _ _ P_RATIO P_AQPS _ P_STRAY P_SERVING P_GENLIM _ <<<"$1"
-    P_RIG=$(awk -F, '{ print $(NF - 1) }' <<<"$1")
+    P_RIG=${1%,*}; P_RIG=${P_RIG##*,}     # the column before rep
     PT_GENLIM[$rate]=$P_GENLIM
     if [ -z "${PT_RATIO[$rate]:-}" ] || awk -v a="$P_RATIO" -v b="${PT_RATIO[$rate]}" 'BEGIN { exit !(a < b) }'; then
         PT_RATIO[$rate]=$P_RATIO

@@ -13,8 +13,8 @@
 # generator_limited, loss_LAYER for every layer of scripts/lib/layers.jq,
 # link_backlog_max and link_qlen_max (the shaped link's tbf queue at its
 # fullest, from the sampler), rig_share (the rig's share of the server
-# CPU, scripts/lib/charge.jq; empty when not measured). Settings $s: {lb, threshold, link_bps (null
-# unshaped), note (why the search ended, or "")}.
+# CPU, scripts/lib/charge.jq; empty when not measured). Settings $s: {lb,
+# threshold, link_bps (null unshaped), note (why the search ended, or "")}.
 
 include "layers";
 include "spread";
