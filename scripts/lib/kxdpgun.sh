@@ -13,12 +13,18 @@
 #   kxg_query_file LIST OUT      a query list of from-pcap/tracegen
 #                                ("NAME TYPE [edns=N] [do] [rd]") in kxdpgun's
 #                                form ("NAME TYPE [E|D]": EDNS, EDNS with DO)
-#   kxg_run ROLE TARGET SOURCES RATE SECONDS QFILE OUT
+#   kxg_run ROLE TARGET SOURCES RATE SECONDS QFILE OUT [udp|tcp]
 #                                one run from ROLE to TARGET, its queries from
-#                                the addresses SOURCES (a CIDR: the answers go
-#                                there, not back to kxdpgun, whose receiving is
-#                                off); OUT gets its output; sets KXG_RC and
-#                                KXG_SENT (its own count of queries sent)
+#                                the addresses SOURCES (a CIDR); OUT gets its
+#                                output; sets KXG_RC and KXG_SENT (its own
+#                                count of queries, or of SYNs, sent). UDP: the
+#                                answers go to SOURCES (the Listener's), not
+#                                back to kxdpgun, whose receiving is off. TCP
+#                                (-T: SYN, query, answer, FIN per query):
+#                                SOURCES must route back to ROLE, kxdpgun
+#                                makes each handshake itself
+#   kxg_tcp_counts OUT           "SYNS ESTABLISHED REPLIES CLOSED" from a TCP
+#                                run's output (nothing when it has none)
 #   kxg_sent_agrees COUNTED      kxdpgun's own count within 1 % (and 10
 #                                packets) of COUNTED, else 1 with KXG_DISAGREES
 #   kxg_version                  "kxdpgun 3.2.6" (its -V)
@@ -34,20 +40,32 @@ kxg_query_file() {
 kxg_version() { kxdpgun -V 2>&1 | sed -n '1s/, version//p'; }
 
 kxg_run() {
-    local role=$1 target=$2 sources=$3 rate=$4 secs=$5 qfile=$6 out=$7 iface limit
+    local role=$1 target=$2 sources=$3 rate=$4 secs=$5 qfile=$6 out=$7 proto=${8:-udp} iface limit mode
     need_tools kxdpgun
     target_guard "$target" "$sources"
     [[ $rate =~ ^[1-9][0-9]*$ ]] || die "kxdpgun: rate '$rate' is not a positive integer"
+    [[ $secs =~ ^[1-9][0-9]*$ ]] || die "kxdpgun: duration '$secs' is not a whole number of seconds"
+    case $proto in udp) mode=-r ;; tcp) mode=-T ;; *) die "kxg_run: protocol '$proto' (udp or tcp)" ;; esac
     iface=$("$TESTBED" iface "$role")
     limit=$(awk -v s="$secs" 'BEGIN { printf "%d", s + 10 }')
     KXG_RC=0
     # timeout --foreground keeps kxdpgun in our process group: Ctrl-C stops it too.
     "$TESTBED" exec "$role" -- timeout --foreground "$limit" kxdpgun -t "$secs" -Q "$rate" -i "$qfile" \
-        -I "$iface" -l "$sources" -r "$target" > "$out" 2>&1 || KXG_RC=$?
+        -I "$iface" -l "$sources" "$mode" "$target" > "$out" 2>&1 || KXG_RC=$?
     # A run killed before it detached its XDP program leaves it on the
     # interface, where it would take the next run's packets.
     "$TESTBED" exec "$role" -- ip link set dev "$iface" xdp off >/dev/null 2>&1 || true
-    KXG_SENT=$(sed -n '/^total queries:/{s/^total queries: *\([0-9][0-9]*\) .*/\1/p;q}' "$out")
+    if [ "$proto" = tcp ]; then
+        KXG_SENT=$(kxg_tcp_counts "$out" | awk '{ print $1 }')
+    else
+        KXG_SENT=$(sed -n '/^total queries:/{s/^total queries: *\([0-9][0-9]*\) .*/\1/p;q}' "$out")
+    fi
+}
+
+kxg_tcp_counts() {
+    awk '$1 == "total" && $3 ~ /^[0-9]+$/ { n[$2] = $3 }
+         END { if (("SYNs:" in n) && ("established:" in n) && ("replies:" in n) && ("closed:" in n))
+                   print n["SYNs:"], n["established:"], n["replies:"], n["closed:"] }' "$1"
 }
 
 kxg_sent_agrees() {

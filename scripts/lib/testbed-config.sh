@@ -187,12 +187,15 @@ tb_counters_ruleset() {
         "ip daddr $SERVICE4 tcp dport 53 counter name dns_tcp_in" \
         "ip6 daddr $SERVICE6 tcp dport 53 counter name dns_tcp_in" \
         "udp dport 9 counter name sink drop" ;;
-    # The queries the router forwards to the service address: what a
-    # generator that bypasses the player's stack (kxdpgun, AF_XDP) sent,
-    # counted where it passes (the namespace testbed's router only).
-    router) tb_counters_table forward dns_udp_queries -- \
+    # The queries the router forwards to the service address, and the TCP
+    # connections it forwards to any server (their first SYN; the TCP
+    # sweep targets the servers' unicast addresses): what a generator that
+    # bypasses the player's stack (kxdpgun, AF_XDP) sent, counted where it
+    # passes (the namespace testbed's router only).
+    router) tb_counters_table forward dns_udp_queries dns_tcp_syns -- \
         "ip daddr $SERVICE4 udp dport 53 counter name dns_udp_queries" \
-        "ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_queries" ;;
+        "ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_queries" \
+        "tcp dport 53 tcp flags & (syn | ack) == syn counter name dns_tcp_syns" ;;
     *) die "tb_counters_ruleset: no counters for role '$1'" ;;
     esac
 }

@@ -40,6 +40,7 @@ run_once() {
     local w="$WORK/run"; rm -rf "$w"; mkdir -p "$w"
     "$TESTBED" server-stats > "$w/stats-before.json"
     budget_stat > "$w/budget-before.json"
+    [ "$TCP_GENERATOR" != kxdpgun ] || kxg_tcp_snapshot "$w/kxg-before.json"
     # The players start once the sampler has its baseline sample; lead is
     # how long after it, so the samples of the load (point.jq:
     # load_samples) are those from 0.2 s after the start (the first whole
@@ -62,12 +63,16 @@ run_once() {
         # Interrupted before the players started: none start.
         if interrupted; then break; fi
         rate=$(awk -v t="$total" -v s="$share" 'BEGIN { printf "%.10g", t * s }')
+        if [ "$TCP_GENERATOR" = kxdpgun ]; then
+            kxg_tcp_start "$player" "$server" "$rate" "$w/p$i"
+        else
         "$TESTBED" exec "$player" -- "$TCPBENCH" --quiet -s "$(exp_family_addr "$server")" \
             -b "$(tcp_source_block "$player")" -r "$rate" -d "$POINT_S" -t "$TIMEOUT_MS" \
             -w "$WORKERS" --tick-us "$TICK_US" --max-burst "$MAX_BURST" \
             "${QUERY_ARGS[@]}" "${TARGET_ALLOW_ARGS[@]+"${TARGET_ALLOW_ARGS[@]}"}" "${TLS_ARGS[@]+"${TLS_ARGS[@]}"}" \
             "${EXTRA_ARGS[@]+"${EXTRA_ARGS[@]}"}" "${start_args[@]+"${start_args[@]}"}" --json "$w/p$i.json" \
             >/dev/null 2>"$w/p$i.err" &
+        fi
         PLAYER_PIDS+=("$!")
         printf '%s %s %s\n' "$player" "$server" "$rate" > "$w/p$i.who"
         i=$((i + 1))
@@ -81,6 +86,10 @@ run_once() {
     charge_stop "$w"
     "$TESTBED" server-stats > "$w/stats-after.json"
     budget_stat > "$w/budget-after.json"
+    if [ "$TCP_GENERATOR" = kxdpgun ]; then
+        kxg_tcp_snapshot "$w/kxg-after.json"
+        kxg_tcp_results "$w" "$cfg" "$total" "$i" "$w/kxg-before.json" "$w/kxg-after.json"
+    fi
     # A server daemon killed or crashed during the run: the run is an
     # error with that cause (point.jq), never a capacity measurement.
     exp_servers_down $(config_servers "$cfg") | jq -R . | jq -s -c . > "$w/down.json"
@@ -102,13 +111,19 @@ run_once() {
         --slurpfile nb "$w/stats-before.json" --slurpfile na "$w/stats-after.json" \
         --slurpfile sample "$w/sample.json" --slurpfile charge "$w/charge.json" --slurpfile series "$w/series.jsonl" --slurpfile down "$w/down.json" \
         --slurpfile ba "$w/budget-before.json" --slurpfile bb "$w/budget-after.json" "${JQ_LIB[@]}" \
-        --argjson lead "$lead" --argjson dur "$POINT_S" '
+        --argjson lead "$lead" --argjson dur "$POINT_S" --arg gen "$TCP_GENERATOR" '
         include "budget";
+        # kxdpgun starts sending a second or more after it is started: its
+        # load is the samples in which the servers accepted connections,
+        # less the first and the last (partial) ones
+        def opens_window: [$series[] | select(([$servers[] as $x | .ns[$x].TcpPassiveOpens // 0] | add) > 0) | .t]
+          | if length >= 3 then {from: .[0], to: (.[-1] - 0.1)} else null end;
         {config:$cfg, offered_rate:$total, rep:$rep, servers:$servers,
          per_server_rate:($total / ($servers | length) | floor), cpus:$cpus, wall_s:$wall,
          interrupted:$interrupted, players:$players, daemon:{before:$nb[0], after:$na[0]},
          throttle:throttle_delta($ba[0]; $bb[0]),
-         load_window_s:{from:($lead + 0.2), to:($lead + $dur)},
+         generator:$gen,
+         load_window_s:(if $gen == "kxdpgun" then opens_window else {from:($lead + 0.2), to:($lead + $dur)} end),
          sample:$sample[0], charge:$charge[0], series:$series, servers_down:$down[0]}' | results_write_json "$out"
 }
 
@@ -206,7 +221,7 @@ point_done() {
     N_POINTS=$((N_POINTS + 1))
     log "$(jq -r --arg cfg "$cfg" --argjson n "$N_POINTS" '
         "\($cfg) \($n): offered \(.offered_rate)/s handled \(.handled_rate)/s fail \(.fail_ratio * 100 | . * 1000 | round / 1000)% "
-        + "p99 \((.latency_us.p99 // 0) / 1000) ms \(.status); lost: "
+        + (if .latency_us then "p99 \((.latency_us.p99 // 0) / 1000) ms" else "latency not measured (\(.generator.name))" end) + " \(.status); lost: "
         + ([.loss | to_entries[] | select(.value > 0) | "\(.key) \(.value)"] | join(", ") | if . == "" then "nothing counted" else . end)
         + "; longest server stall \([.stalls[] | select(.role == "server") | .length_ms] | max // 0) ms"' <<<"$p")$note"
 }

@@ -150,9 +150,15 @@ def point($settings):
      fail_ratio: (if $att > 0 then ($fail / $att * 1e6 | round / 1e6) else 0 end),
      handled_rate: (if ($settings.point_seconds // 0) > 0 then ($ok / ($settings.point_seconds * ($runs | length)) * 10 | round / 10) else null end),
      causes: ([$res[] | .failed | del(.total) | to_entries[]] | group_by(.key) | map({(.[0].key): (map(.value) | add)}) | add // {}),
-     latency_us: ([$res[] | .latency_us] | hist_merge | hist_summary),
+     # (kxdpgun measures no latency: null)
+     latency_us: ([$res[] | .latency_us // empty] | if length > 0 then (hist_merge | hist_summary) else null end),
      answered_latency_us: ([$res[] | .answered_latency_us // empty] | if length > 0 then (hist_merge | hist_summary) else null end),
-     generator: {valid: ($status == "ok"),
+     generator: {name: ([$res[] | .generator // "tcpbench"] | unique | join(", ") | if . == "" then null else . end),
+                 valid: ($status == "ok"),
+                 # kxdpgun's: what the router and the daemons counted (kxdpgun-result.jq)
+                 counted: ([$runs[] | .players[0].result.counted // empty]
+                           | if length > 0 then {syns_at_router: (map(.syns_at_router) | add), answers_by_daemons: (map(.answers_by_daemons) | add),
+                                                syns_asked: (map(.syns_asked) | add)} else null end),
                  invalid_reasons: ([$res[] | .invalid_reasons // [] | .[]] | unique),
                  max_burst: ([$res[] | .max_burst | nz] | max // 0),
                  max_lateness_us: ([$res[] | .max_lateness_us | nz] | max // 0),
@@ -196,7 +202,7 @@ def point($settings):
   # why an error point is one, in words
   + ([$runs[] | .rep as $rep
                | (.servers_down // [] | .[] | "the server daemon of \(.) was not running after repetition \($rep) (killed or crashed)"),
-                (.players[] | select(.rc == 1 or .result == null) | "tcpbench on \(.player) failed (exit \(.rc)): \(.stderr)")]
+                (.players[] | select(.rc == 1 or .result == null) | "\(.result.generator // $runs[0].generator // "tcpbench") on \(.player) failed (exit \(.rc)): \(.stderr)")]
      | unique | if length > 0 then {errors: .} else {} end);
 
 # point_csv_header / point_csv_row: the flat table gnuplot and the report read.

@@ -110,7 +110,8 @@ def accept_queue_cause($settings):
 def verdict_at($below; $settings):
   . as $p | first_loss_layer($below) as $l
   | if ($p.status // "ok") != "ok" then
-      {layer: "generator", owner: "rig", caused_by: "rig", counter: "tcpbench self-check",
+      {layer: "generator", owner: "rig", caused_by: "rig",
+       counter: (if $p.generator.name == "kxdpgun" then "SYNs counted at the router" else "tcpbench self-check" end),
        evidence: "the generator did not offer the load it was asked for (\($p.generator.invalid_reasons // [$p.status] | join("; ")))"}
     elif $l == null then
       {layer: "undetermined", owner: "unknown", caused_by: "unknown", counter: null,
@@ -138,17 +139,30 @@ def verdict_words:
        else ", cause undetermined" end)
   else "\(.layer)" end;
 
+# no_knee_bound: where no knee was reached, what the server was seen to
+# do: the most connections/s it handled at a valid point, with its CPU's
+# busy share over that point's load (from idle time): a lower bound on its
+# capacity, never the capacity.
+def no_knee_bound:
+  valid_points | max_by(.handled_rate // 0)
+  | if . == null then null
+    else {handled_rate, offered_rate, server_cpu_busy_pct: (.load.server_cpu_busy_pct // .server.cpu_busy_pct)} end;
+def bound_words:
+  if . == null then "" else
+    "; the server handled \(.handled_rate)/s there with its CPU \(.server_cpu_busy_pct // "?") % busy: its capacity is at least that (a bound, not the capacity)" end;
+
 # knee_verdict($settings): the verdict at the 0.1 % crossing, or at the
 # point that ended the sweep when the generator stopped it first.
 def knee_verdict($settings):
   . as $pts | valid_points as $v | crossing(0.001) as $c
   | ([$pts[] | select(.status == "generator_limited" or .status == "rig_stall")] | sort_by(.offered_rate) | .[0]) as $g
+  | ($pts | no_knee_bound) as $nb
   | if $c.rate == null then
       (if $g then
-         ($g | verdict_at(null; $settings)) + {at_rate: $g.offered_rate, knee: false,
-           summary: "no knee: the generator limited the sweep at \($g.offered_rate)/s before 0.1 % of connections failed"}
-       else {layer: "none", caused_by: "none", knee: false, at_rate: null,
-             summary: "no knee: 0.1 % failures not reached up to \($c.below // "?")/s"} end)
+         ($g | verdict_at(null; $settings)) + {at_rate: $g.offered_rate, knee: false, bound: $nb,
+           summary: "no knee: the generator limited the sweep at \($g.offered_rate)/s before 0.1 % of connections failed\($nb | bound_words)"}
+       else {layer: "none", caused_by: "none", knee: false, at_rate: null, bound: $nb,
+             summary: "no knee: 0.1 % failures not reached up to \($c.below // "?")/s\($nb | bound_words)"} end)
     else
       ([$v[] | select(.offered_rate == $c.rate)][0]) as $k
       | ([$v[] | select(.offered_rate < $c.rate)] | last) as $b

@@ -69,8 +69,9 @@ settings_json() {
         --argjson w "$WORKERS" --argjson tick "$TICK_US" --argjson burst "$MAX_BURST" --argjson reruns "$RERUNS" \
         --argjson backlog "$BACKLOG" --argjson tcpcount "$TCP_CLIENTS" --argjson sample "$SAMPLE_MS" \
         --arg q "${QUERIES:-}" --arg extra "${TCPBENCH_EXTRA:-}" --arg configs "${CONFIG_LIST[*]}" \
-        --argjson cf "$COLLAPSE_FRAC" --arg transport "$TRANSPORT" --arg resume "$TLS_RESUME" --argjson charge "$(charge_settings_json)" '
-        {scale:$scale, cpu_charge:$charge, configs:($configs | split(" ")), point_seconds:$d, repetitions:$reps,
+        --argjson cf "$COLLAPSE_FRAC" --arg transport "$TRANSPORT" --arg resume "$TLS_RESUME" --argjson charge "$(charge_settings_json)" \
+        --arg gen "$TCP_GENERATOR" --arg genv "$(if [ "$TCP_GENERATOR" = kxdpgun ]; then echo "$KXG_TCP_VERSION"; else echo "tcpbench (rootbench)"; fi)" '
+        {scale:$scale, generator:{name:$gen, version:$genv}, cpu_charge:$charge, configs:($configs | split(" ")), point_seconds:$d, repetitions:$reps,
          transport:$transport, tls_resume:(if $transport == "tls" then ($resume == "yes") else null end),
          coarse_start_per_server:$start, coarse_step_per_server:($step | tonumber? // $step), resolution_per_server:$res,
          max_points_per_config:$mp, time_budget_s_per_config:$b,

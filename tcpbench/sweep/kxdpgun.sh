@@ -1,0 +1,86 @@
+# kxdpgun.sh: the TCP sweep's second generator (TCP_GENERATOR=kxdpgun):
+# Knot DNS's kxdpgun -T, one TCP connection per query (SYN, query, answer,
+# FIN) made through AF_XDP on the player's interface, at a third of
+# tcpbench's CPU per connection (docs/methodology.md). It measures no
+# latency and is not our code, so what it did is counted where it happens
+# and its own summary is only checked against that:
+#  - the SYNs it sent: the router's dns_tcp_syns counter (every first SYN
+#    to port 53 it forwards); its own count must agree within 1 % (and 10),
+#    and they must reach 99 % of the connections asked, else the run is
+#    generator-limited, as tcpbench's self-check would say;
+#  - the answers: the server daemons' own TCP query counters; kxdpgun's
+#    count of replies may not exceed them (by 1 % and 10);
+#  - a disagreement makes the run an error with both counts in words.
+# Each player's run gets a record in tcpbench's JSON form (point.jq reads
+# it), with latency null and the counts above under "counted".
+# Sourced by tcpbench/sweep/run after scripts/lib/kxdpgun.sh.
+#
+#   kxg_tcp_settings             TCP_GENERATOR checked (before the testbed)
+#   kxg_tcp_prepare              the query file (QUERIES, or . SOA), on a
+#                                testbed that has the router's counters
+#   kxg_tcp_start PLAYER SERVER RATE BASE   kxdpgun in the background (its
+#                                pid in $!), output in BASE.out
+#   kxg_tcp_snapshot FILE        the router's counters and the daemons'
+#                                (testbed counters, server-stats) into FILE
+#   kxg_tcp_results W CONFIG TOTAL N BEFORE AFTER   the records
+#                                W/p0..N-1.json of the run's N players from
+#                                their outputs and the two snapshots
+#                                (kxdpgun-result.jq); sets rcs[] (run_once's)
+
+kxg_tcp_settings() {
+    case ${TCP_GENERATOR:=tcpbench} in tcpbench|kxdpgun) ;; *) die "TCP_GENERATOR=$TCP_GENERATOR must be tcpbench or kxdpgun" ;; esac
+    [ "$TCP_GENERATOR" = kxdpgun ] || return 0
+    need_tools kxdpgun
+    [ "$TRANSPORT" = tcp ] || die "TCP_GENERATOR=kxdpgun with TRANSPORT=$TRANSPORT: kxdpgun 3.2 sends no DNS over TLS (TCP_GENERATOR=tcpbench)"
+    [ -z "${TCPBENCH_EXTRA:-}" ] || die "TCPBENCH_EXTRA is tcpbench's: not with TCP_GENERATOR=kxdpgun"
+    # no file descriptor per connection: the file limit caps nothing
+    PLAYER_CAP=1000000
+}
+
+kxg_tcp_prepare() {
+    [ "$TCP_GENERATOR" = kxdpgun ] || return 0
+    # the testbed's router counts the SYNs: a lab has no such counter
+    [ "$(jq -r '.backend // "netns"' "$WORK/testbed.json")" != lab ] \
+        || die "TCP_GENERATOR=kxdpgun needs the namespace testbed's router counters (BACKEND=lab has none)"
+    KXG_TCP_QUERIES="$WORK/kxdpgun-queries"
+    if [ -n "${QUERIES:-}" ]; then
+        kxg_query_file "$QUERIES" "$KXG_TCP_QUERIES"
+    else
+        printf '. SOA\n' > "$KXG_TCP_QUERIES"
+    fi
+    KXG_TCP_VERSION=$(kxg_version)
+}
+
+kxg_tcp_start() {
+    local player=$1 server=$2 rate=$3 base=$4 r
+    r=$(awk -v x="$rate" 'BEGIN { printf "%d", x + 0.5 }')
+    # (the guard in the foreground: a refusal stops the sweep, not one player)
+    target_guard "$(exp_family_addr "$server")" "$(tcp_source_block "$player")"
+    ( kxg_run "$player" "$(exp_family_addr "$server")" "$(tcp_source_block "$player")" "$r" "$POINT_S" \
+          "$KXG_TCP_QUERIES" "$base.out" tcp
+      exit "$KXG_RC" ) 2> "$base.err" &
+}
+
+kxg_tcp_snapshot() {
+    jq -n -c --argjson c "$("$TESTBED" counters)" --argjson s "$("$TESTBED" server-stats)" \
+        '{counters: $c, stats: $s}' > "$1" || die "cannot read the testbed's counters into $1"
+}
+
+kxg_tcp_results() {
+    local w=$1 cfg=$2 total=$3 n=$4 before=$5 after=$6 k syns est rep clo
+    : > "$w/kxg-counts"
+    for ((k = 0; k < n; k++)); do
+        read -r syns est rep clo < <(kxg_tcp_counts "$w/p$k.out"; echo) || true
+        printf '%s %s %s %s %s\n' "$k" "${syns:--}" "${est:--}" "${rep:--}" "${clo:--}" >> "$w/kxg-counts"
+    done
+    jq -n -c --rawfile counts "$w/kxg-counts" --slurpfile b "$before" --slurpfile a "$after" \
+        --argjson asked "$(awk -v t="$total" -v d="$POINT_S" 'BEGIN { printf "%d", t * d + 0.5 }')" \
+        --argjson servers "$(config_servers "$cfg" | jq -R . | jq -s -c .)" \
+        --argjson interrupted "$(interrupted && echo true || echo false)" --arg version "$KXG_TCP_VERSION" \
+        -f "$SWEEP/kxdpgun-result.jq" > "$w/kxg-results.jsonl"
+    for ((k = 0; k < n; k++)); do
+        jq -c --argjson k "$k" 'select(.index == $k) | .result' "$w/kxg-results.jsonl" > "$w/p$k.json"
+        rcs[k]=$(jq -r --argjson k "$k" 'select(.index == $k) | .rc' "$w/kxg-results.jsonl")
+        jq -r --argjson k "$k" 'select(.index == $k) | .error // empty' "$w/kxg-results.jsonl" >> "$w/p$k.err"
+    done
+}
