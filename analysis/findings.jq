@@ -25,7 +25,7 @@ def finding_missing($b; $names):
 
 def findings_section($b; $names):
   (finding_udp_unshaped($b) + finding_udp_shaped($b) + finding_sizes($b) + finding_matrix($b) + roadmap_findings($b) + finding_lb($b)
-   + finding_tcp($b) + finding_compare($b) + finding_missing($b; $names)) as $f
+   + finding_tcp($b; "tcp") + finding_tcp($b; "tcp-direct") + finding_compare($b) + finding_missing($b; $names)) as $f
   | "<section id=\"findings\"><h2>Findings</h2><ul class=\"findings\">"
   + ([$f[] | "<li>" + . + "</li>"] | join(""))
   + "</ul><p><small>Each sentence is read from the results below (hover a number for its file and path); the sections that follow give the evidence.</small></p></section>";

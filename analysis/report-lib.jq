@@ -236,6 +236,18 @@ def limit_owner($s; $f; $path):
 # rig_charge_text($s; $f; $path): the rig's share of the server CPU at
 # the points that set the figure (scripts/lib/charge.jq, at $path), in
 # words; "" when the summary has none.
+# generator_text($s; $f; $name; $version): which generator made the load,
+# and what that means for the figure (kxdpgun: counted at the router and
+# the daemons, no latency; tcpreplay and tcpbench: the paper's).
+def generator_text($s; $f; $name; $version):
+  ($s | getpath($name)) as $g
+  | if ($g | type) != "string" then ""
+    else "<p><b>Generator.</b> " + val($s; $f; $name)
+      + (if ($s | getpath($version) | type) == "string" then " (" + val($s; $f; $version) + ")" else "" end)
+      + (if $g == "kxdpgun" then ": Knot DNS's generator, sending through AF_XDP at about a third of the paper's generators' CPU per query; what it sent is counted at the router, what was answered at the server daemons, and its own summary only checked against them; it measures no latency"
+         else ": the paper's generator" end)
+      + ".</p>" end;
+
 def rig_charge_text($s; $f; $path):
   ($s | getpath($path)) as $c
   | if ($c | type) != "object" then ""

@@ -266,7 +266,8 @@ def page:
   + (if shown("sizes") then sizes_section($b) + "\n" else "" end)
   + (if shown("sizes-matrix") then sizes_matrix_section($b) + "\n" + roadmap_section($b) + "\n" else "" end)
   + (if shown("lb") then lb_section($b) + "\n" else "" end)
-  + (if shown("tcp") then tcp_section($b) + "\n" else "" end) + (if shown("tcp-limits") then tcp_limits_section($b) + "\n" else "" end)
+  + (if shown("tcp") then tcp_section($b; "tcp"; "TCP capacity") + "\n" else "" end)
+  + (if shown("tcp-direct") then tcp_section($b; "tcp-direct"; "TCP capacity of the server, with kxdpgun") + "\n" else "" end) + (if shown("tcp-limits") then tcp_limits_section($b) + "\n" else "" end)
   + (if shown("dot") then dot_section($b) + "\n" else "" end)
   + family_section($b) + "\n"
   + "</body></html>";

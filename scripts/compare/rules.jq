@@ -3,7 +3,8 @@
 # rules are written. Input, per server kind, its repetitions in the order
 # they ran (the servers were interleaved: r1 of every kind, then r2, ...):
 #   {"nsd": [{"rep": 1, "testbed": <testbed.json>, "udp": <udp-unshaped/summary.json>,
-#             "sizes": <sizes/summary.json>, "tcp": <tcp/1p1s/summary.json>}, ...], ...}
+#             "sizes": <sizes/summary.json>, "tcp": <tcp/1p1s/summary.json>,
+#             "tcp_direct": <tcp-direct/1p1s/summary.json>}, ...], ...}
 # (a missing file is null). Output: rootbench.compare/1, one row per
 # server. Every figure is the spread (scripts/lib/spread.jq: min, median,
 # max, flagged beyond 5 %) of the values the repetitions' own summaries
@@ -50,6 +51,16 @@ def server_row($kind):
            rig_share: figure(.tcp; .tcp.rig_charge.max // null),
            server_own: [.[] | select(ok(.tcp)) | (.tcp.verdict.server_own // null)],
            verdicts: [.[] | select(ok(.tcp)) | (.tcp.verdict.summary // null)]},
+     # the TCP sweep with kxdpgun (the server's own capacity, or a bound
+     # where the rig gave out first); null when no repetition ran it
+     tcp_direct: (if all(.[]; .tcp_direct == null) then null else
+       {statuses: statuses(.tcp_direct),
+        knee_0_1pct: figure(.tcp_direct; .tcp_direct.fail_0_1pct.rate // null),
+        bound: figure(.tcp_direct; if (.tcp_direct.fail_0_1pct.rate // null) == null then (.tcp_direct.verdict.bound.handled_rate // null) else null end),
+        server_capacity: [.[] | select(ok(.tcp_direct)) | (.tcp_direct.verdict.server_capacity // false)],
+        rig_share: figure(.tcp_direct; .tcp_direct.rig_charge.max // null),
+        server_own: [.[] | select(ok(.tcp_direct)) | (.tcp_direct.verdict.server_own // null)],
+        verdicts: [.[] | select(ok(.tcp_direct)) | (.tcp_direct.verdict.summary // null)]} end),
      sizes: {statuses: statuses(.sizes),
              bytes_per_query_out_unsigned: figure(.sizes; .sizes.variants.unsigned.bytes_per_query_out // null),
              bytes_per_query_out_signed: figure(.sizes; .sizes.variants.signed.bytes_per_query_out // null),
@@ -64,7 +75,7 @@ def server_row($kind):
 def compare:
   {schema: "rootbench.compare/1", experiment: "compare-servers",
    servers: [to_entries[] | .key as $k | .value | server_row($k)]}
-  | .status = (if all(.servers[]; all((.udp.statuses + .tcp.statuses + .sizes.statuses)[]; . == "ok")) then "ok" else "partial" end);
+  | .status = (if all(.servers[]; all((.udp.statuses + .tcp.statuses + .sizes.statuses + (.tcp_direct.statuses // []))[]; . == "ok")) then "ok" else "partial" end);
 
 # sections_table: per server, zone and section, bytes and records by kind
 # per response.

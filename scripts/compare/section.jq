@@ -38,6 +38,20 @@ def compare_section($b):
         + ([$s.servers | to_entries[] | .key as $i | .value.tcp.verdicts | to_entries[] | .key as $j
             | "<li>\(val($s; $f; ["servers",$i,"name"])), repetition \($j + 1): \(val($s; $f; ["servers",$i,"tcp","verdicts",$j])) (server's capacity: \(val($s; $f; ["servers",$i,"tcp","server_capacity",$j])); the server's own work alone: \(val($s; $f; ["servers",$i,"tcp","server_own",$j])))</li>"] | join(""))
         + "</ul>"
+        + (if any($s.servers[]; .tcp_direct != null) then
+             "<h3>TCP with kxdpgun: the server's own capacity, or a bound</h3><p>The TCP sweep 1p1s again with kxdpgun as the generator (a third of tcpbench's CPU per connection) and the rig's forwarding off the server CPU where the profile allows: the knee where 0.1 % of connections failed, or, where the rig gave out first, the most the server was seen to handle (a bound, not its capacity).</p><ul>"
+             + ([$s.servers | to_entries[] | .key as $i | select(.value.tcp_direct != null)
+                 | def fig($path): ($s | getpath(["servers",$i] + $path)) as $v
+                     | if ($v.n // 0) == 0 then null
+                       else "\(val($s; $f; ["servers",$i] + $path + ["median"]; 0; null)) <small>(\(val($s; $f; ["servers",$i] + $path + ["min"]; 0; null))&ndash;\(val($s; $f; ["servers",$i] + $path + ["max"]; 0; null)), n = \(val($s; $f; ["servers",$i] + $path + ["n"])))</small>" end;
+                 "<li>\(val($s; $f; ["servers",$i,"name"])): "
+                 + (fig(["tcp_direct","knee_0_1pct"]) as $k | fig(["tcp_direct","bound"]) as $bd
+                    | if $k != null then "knee " + $k + " connections/s" + (if $bd != null then "; in other repetitions at least " + $bd + " connections/s (a bound)" else "" end)
+                      elif $bd != null then "at least " + $bd + " connections/s (a bound, not the capacity)"
+                      else nm end)
+                 + "; " + ([.value.tcp_direct.verdicts | to_entries[] | val($s; $f; ["servers",$i,"tcp_direct","verdicts",.key])] | join("; ")) + "</li>"] | join(""))
+             + "</ul>"
+           else "" end)
         + "<p>Status of each server's experiments, per repetition: " + ([$s.servers | to_entries[] | .key as $i
             | "\(val($s; $f; ["servers",$i,"name"])): UDP \([.value.udp.statuses | to_entries[] | val($s; $f; ["servers",$i,"udp","statuses",.key])] | join("/")), sizes \([.value.sizes.statuses | to_entries[] | val($s; $f; ["servers",$i,"sizes","statuses",.key])] | join("/")), TCP \([.value.tcp.statuses | to_entries[] | val($s; $f; ["servers",$i,"tcp","statuses",.key])] | join("/"))"] | join("; ")) + ".</p>"
         + "<p>The answer codes and answer sizes of each server's sizes run are copied from its results to the data page: differences in bytes per query come from what each server puts in an answer's authority and additional sections (docs/servers.md).</p>"

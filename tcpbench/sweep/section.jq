@@ -69,15 +69,15 @@ def figs_under($e; $prefix; $not):
   [$e.figures[] | select(.png | startswith($prefix)) | select(.png as $g | any($not[]; . as $n | $g | startswith($n)) | not)]
   | if length == 0 then "" else "<div class=\"figs\">" + (map(figure(.)) | join("")) + "</div>" end;
 
-# tcp_table($b; $subs): the section's question, one row per configuration:
+# tcp_table($b; $key; $subs): the section's question, one row per configuration:
 # where connections began to fail, the most answered, who set the knee,
 # and the paper's.
-def tcp_table($b; $subs):
+def tcp_table($b; $key; $subs):
   $b.paper as $p
   | "<table class=\"cmp\"><caption>How many TCP connections per second, and what set the limit</caption>"
   + "<tr><th>configuration</th><th>0.1 % of connections fail at, conn/s</th><th>highest answered, conn/s</th><th>what set the limit</th>"
   + "<th>paper \(val($p; "paper.json"; ["tcp","section"])): 0.1 % fail</th><th>paper: highest</th></tr>"
-  + ([["1p1s","2p1s","2p2s"][] as $c | ($subs[$c].summary // null) as $s | "tcp/\($c)/summary.json" as $f
+  + ([["1p1s","2p1s","2p2s"][] as $c | ($subs[$c].summary // null) as $s | "\($key)/\($c)/summary.json" as $f
       | select($s != null)
       | "<tr><th>\($c | esc)</th><td>\(val($s; $f; ["fail_0_1pct_qps"]; 0; null))</td><td>\(val($s; $f; ["max_qps"]; 0; null))</td>"
         + "<td>\(val($s; $f; ["verdict","summary"]))</td>"
@@ -85,19 +85,20 @@ def tcp_table($b; $subs):
         + "<td>\(if $p.tcp[$c].max_qps then val($p; "paper.json"; ["tcp",$c,"max_qps"]) else "" end)</td></tr>"] | join(""))
   + "</table>";
 
-def tcp_section($b):
-  $b.exps.tcp as $e | $b.paper as $p
+def tcp_section($b; $key; $title):
+  $b.exps[$key] as $e | $b.paper as $p
   | ($e.subs // {}) as $subs
-  | "<section id=\"tcp\"><h2>TCP capacity \(status_badge($e))</h2>"
+  | "<section id=\"\($key)\"><h2>\($title | esc) \(status_badge($e))</h2>"
   + status_text($e; "the TCP experiment")
-  + figs_under($e; "tcp/"; ["tcp/1p1s/","tcp/2p1s/","tcp/2p2s/"])
-  + (if ($subs | length) > 0 then tcp_table($b; $subs) else "" end)
+  + (if $e.summary == null then "" else generator_text($e.summary; $e.file; ["settings","generator","name"]; ["settings","generator","version"]) end)
+  + figs_under($e; "\($key)/"; ["\($key)/1p1s/","\($key)/2p1s/","\($key)/2p2s/"])
+  + (if ($subs | length) > 0 then tcp_table($b; $key; $subs) else "" end)
   + "<details><summary>What is measured</summary><p>An open-loop generator opens TCP connections at a fixed rate, each sending one query and waiting for the answer, with a timeout; a connection not completed in time fails. For each rate the fraction of failed connections is recorded. Three configurations separate the causes: one player and one server (1p1s), two players and one server (2p1s: if the curve does not move, the players are not the limit), two players and two servers in pairs (2p2s: if the total doubles, the network is not the limit). A point where the generator could not keep its schedule is marked invalid and is not a server result. On this testbed every layer's counters are sampled at every point (generator, players, switch, router, link, server kernel, server daemon), and each configuration gets a verdict: the layer that lost the first work, the counter that shows it, and whether the server or the rig caused it; a knee the rig caused is never shown as the server's capacity. The paper (\(val($p; "paper.json"; ["tcp","section"]))) reports the rates where one per mille and one percent of connections fail and the rate where the server collapses.</p></details>"
-  + ( [ ["1p1s","2p1s","2p2s"][] as $c | $subs[$c] as $cs | ($cs.summary // null) as $s | "tcp/\($c)/summary.json" as $f
+  + ( [ ["1p1s","2p1s","2p2s"][] as $c | $subs[$c] as $cs | ($cs.summary // null) as $s | "\($key)/\($c)/summary.json" as $f
         | "<h3>\($c | esc)</h3>"
         + if $s == null then "<p class=\"err\">No results for configuration \($c | esc).</p>" else
             status_text({summary: $s, summary_error: null, file: $f, dir_exists: true, target: "tcp"}; "this configuration")
-            + figs_under($e; "tcp/\($c)/\($c)."; [])
+            + figs_under($e; "\($key)/\($c)/\($c)."; [])
             + tcp_verdict($s; $f)
             # A crossing that is absent was not reached: say below which rate,
             # and whether the generator, not the server, ended the sweep.
@@ -122,11 +123,11 @@ def tcp_section($b):
             + prow("collapse, q/s"; "collapse_qps")
             + (if $c == "2p2s" then
                  "<tr><th>highest answered rate vs 1p1s</th><td>"
-                 + calc("ratio"; ref($s; $f; ["max_qps"]); ref($subs["1p1s"].summary; "tcp/1p1s/summary.json"; ["max_qps"]); 2; null)
+                 + calc("ratio"; ref($s; $f; ["max_qps"]); ref($subs["1p1s"].summary; "\($key)/1p1s/summary.json"; ["max_qps"]); 2; null)
                  + "</td><td>\(val($p; "paper.json"; ["tcp","2p2s","factor_vs_1p1s"]))</td><td></td><td></td></tr>"
                else "" end)
             + "</table>"
-            + figs_under($e; "tcp/\($c)/"; ["tcp/\($c)/\($c)."])
+            + figs_under($e; "\($key)/\($c)/"; ["\($key)/\($c)/\($c)."])
             + "</details>"
           end ] | join("") )
   + (if $e.summary then settings_table($e.summary; $e.file; $b.labels[$e.summary.experiment] // {}) else "" end)
@@ -151,12 +152,13 @@ def tcp_limits_section($b):
 
 # TCP: per configuration, the most answered and the verdict in words; a
 # configuration with no valid point says only its verdict.
-def finding_tcp($b):
-  $b.exps.tcp as $e | ($e.subs // {}) as $subs
+def finding_tcp($b; $key):
+  $b.exps[$key] as $e | ($e.subs // {}) as $subs
   | if ($e.summary != null) then
-      [ ["1p1s","2p1s","2p2s"][] as $c | ($subs[$c].summary // null) as $s | "tcp/\($c)/summary.json" as $f
+      [ ["1p1s","2p1s","2p2s"][] as $c | ($subs[$c].summary // null) as $s | "\($key)/\($c)/summary.json" as $f
         | select($s != null and (($s.max_qps | type) == "number" or ($s.verdict.summary // null) != null))
-        | "Over TCP with " + (if $s.title then val($s; $f; ["title"]) else ($c | esc) end)
+        | "Over TCP" + (if ($e.summary.settings.generator.name // null) == "kxdpgun" then " (the load from kxdpgun)" else "" end)
+          + " with " + (if $s.title then val($s; $f; ["title"]) else ($c | esc) end)
           + (if ($s.max_qps | type) == "number" then ", at most " + val($s; $f; ["max_qps"]; 0; null) + " connections/s were answered"
              else ", no rate was measured validly" end)
           + (if ($s.verdict.summary // null) != null then "; " + val($s; $f; ["verdict","summary"]) else "" end)

@@ -33,6 +33,7 @@ def udp_section($b; $key; $title; $note):
   + status_text($e; "the UDP experiment")
   + (if $s == null then "" else figures($e) end)
   + (if $note != "" then "<p><b>This run.</b> \($note)</p>" else "" end)
+  + (if $s == null then "" else generator_text($s; $f; ["settings","generator"]; ["settings","generator_version"]) end)
   + (if range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"]) != "" then
        "<p><b>The ceiling.</b> " + range_text($s; $f; ["ceiling_low_qps"]; ["ceiling_high_qps"])
        + ": every repetition answered its share up to the lower rate, at least one fell short at the higher"
