@@ -196,7 +196,11 @@ tb_install_counters() {
     for role in "${SERVER_ROLES[@]}"; do
         nsx "$role" nft list table inet rootbench >/dev/null 2>&1 || tb_counters_ruleset server | nsx "$role" nft -f -
     done
-    nsx router nft list table inet rootbench >/dev/null 2>&1 || tb_counters_ruleset router | nsx router nft -f -
+    # (a router's table from before its SYN counter is replaced)
+    if ! nsx router nft list counter inet rootbench dns_tcp_syns >/dev/null 2>&1; then
+        nsx router nft delete table inet rootbench >/dev/null 2>&1 || true
+        tb_counters_ruleset router | nsx router nft -f -
+    fi
 }
 
 # tb_counters_json: every testbed counter as one JSON object

@@ -103,7 +103,7 @@ def accept_queue_cause($settings):
        because: "a stall of the server daemon: the accept queue overflowed in \($p.overflow_samples) samples (100 ms) in which the server CPU was \($p.overflow_server_cpu_busy_median)% busy (median) and no CPU stall long enough was seen: the daemon stopped accepting with CPU to spare (stopped, blocked, or at its TCP client limit of \($settings.tcp_count))"}
     else
       {mechanism: "unknown", caused_by: "unknown", stall_needed_ms: $need,
-       because: "no stall of \($need // "?") ms or more on the server CPU was seen and its CPU was not full (\($p.server.cpu_busy_pct // "?")% busy): undetermined"}
+       because: "no stall of \($need // "?") ms or more on the server CPU was seen and its CPU was not full (\($p.load.server_cpu_busy_pct // $p.server.cpu_busy_pct // "?")% busy while the load ran\(if ($p.overflow_samples // 0) > 0 and $p.overflow_server_cpu_busy_median != null then "; \($p.overflow_server_cpu_busy_median)% in the \($p.overflow_samples) samples with drops: bursts of work, the server's or the arrivals'" else "" end)): undetermined"}
     end;
 
 # verdict_at($below; $settings): the verdict of a failing point.
@@ -149,7 +149,7 @@ def no_knee_bound:
     else {handled_rate, offered_rate, server_cpu_busy_pct: (.load.server_cpu_busy_pct // .server.cpu_busy_pct)} end;
 def bound_words:
   if . == null then "" else
-    "; the server handled \(.handled_rate)/s there with its CPU \(.server_cpu_busy_pct // "?") % busy: its capacity is at least that (a bound, not the capacity)" end;
+    "; the most the server handled at a valid point was \(.handled_rate)/s (at \(.offered_rate)/s offered) with its CPU \(.server_cpu_busy_pct // "?") % busy: its capacity is at least that (a bound, not the capacity)" end;
 
 # knee_verdict($settings): the verdict at the 0.1 % crossing, or at the
 # point that ended the sweep when the generator stopped it first.
@@ -160,7 +160,7 @@ def knee_verdict($settings):
   | if $c.rate == null then
       (if $g then
          ($g | verdict_at(null; $settings)) + {at_rate: $g.offered_rate, knee: false, bound: $nb,
-           summary: "no knee: the generator limited the sweep at \($g.offered_rate)/s before 0.1 % of connections failed\($nb | bound_words)"}
+           summary: "no knee: \(if $g.status == "rig_stall" then "a stall from outside the testbed (the rig's machine)" else "the generator" end) limited the sweep at \($g.offered_rate)/s before 0.1 % of connections failed\($nb | bound_words)"}
        else {layer: "none", caused_by: "none", knee: false, at_rate: null, bound: $nb,
              summary: "no knee: 0.1 % failures not reached up to \($c.below // "?")/s\($nb | bound_words)"} end)
     else

@@ -9,6 +9,10 @@ scale_settings() {
     # accept (measured: NSD failed 64 % at 4000/s), so the search starts
     # lower (the registry's dot "scale", read first so that it wins).
     [ "${TRANSPORT:-tcp}" != tls ] || exp_scale_read dot
+    # a variant of the registry with a scale of its own (tcp-direct), first
+    if [ -n "${TCP_NAME:-}" ] && jq -e --arg n "$TCP_NAME" 'any(.experiments[]; .name == $n and .scale != null)' "$EXP_REGISTRY" >/dev/null; then
+        exp_scale_read "$TCP_NAME"
+    fi
     exp_scale_read tcp
     POINT_S=$TCP_POINT_S REPS=$TCP_REPS START=$TCP_START STEP=$TCP_STEP
     RES=$TCP_RES MAX_POINTS=$TCP_MAX_POINTS BUDGET_S=$TCP_BUDGET_S
