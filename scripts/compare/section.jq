@@ -4,6 +4,14 @@
 
 include "report-lib";
 
+# spread_words($s; $f; $path; $round): a spread (median, range, n) held at
+# $path of $s in words, flagged when it moved; null when it holds no value.
+def spread_words($s; $f; $path; $round):
+  ($s | getpath($path)) as $v
+  | if ($v.n // 0) == 0 then null
+    else "\(val($s; $f; $path + ["median"]; $round; null)) <small>(\(val($s; $f; $path + ["min"]; $round; null))&ndash;\(val($s; $f; $path + ["max"]; $round; null)), n = \(val($s; $f; $path + ["n"])))</small>"
+         + (if $v.flagged then " <b>moved &gt;5 %</b>" else "" end) end;
+
 # compare (make compare-servers): the servers side by side, each value from
 # compare/summary.json, which copies it from that server's own summary.
 def compare_section($b):
@@ -17,10 +25,7 @@ def compare_section($b):
         "<p>Each figure is the median over the repetitions, with the lowest and the highest beside it; a figure that moved more than 5 % from its median is marked <b>moved &gt;5 %</b>, not averaged away.</p>"
         + "<table class=\"cmp\"><tr><th>server</th><th>version</th><th>listen backlog</th><th>minimal responses</th><th>repetitions</th><th>UDP ceiling unshaped (answers/s)</th><th>UDP ceiling's range, sent q/s (lowest held, highest first failure)</th><th>TCP knee, 0.1 % failed (conn/s)</th><th>bytes per query out, unsigned</th><th>signed</th><th>growth</th><th>server CPU budget</th><th>UDP answers/s per CPU (projection)</th><th>TCP conn/s per CPU (projection)</th></tr>"
         + ([$s.servers | to_entries[] | .key as $i
-            | def fig($path; $round): ($s | getpath(["servers",$i] + $path)) as $v
-                | if ($v.n // 0) == 0 then nm
-                  else "\(val($s; $f; ["servers",$i] + $path + ["median"]; $round; null)) <small>(\(val($s; $f; ["servers",$i] + $path + ["min"]; $round; null))&ndash;\(val($s; $f; ["servers",$i] + $path + ["max"]; $round; null)), n = \(val($s; $f; ["servers",$i] + $path + ["n"])))</small>"
-                       + (if $v.flagged then " <b>moved &gt;5 %</b>" else "" end) end;
+            | def fig($path; $round): spread_words($s; $f; ["servers",$i] + $path; $round) // nm;
             "<tr><th>\(val($s; $f; ["servers",$i,"name"]))</th><td>\(val($s; $f; ["servers",$i,"version"]))</td>"
               + "<td>\(val($s; $f; ["servers",$i,"listen_backlog"]))</td><td>\(val($s; $f; ["servers",$i,"minimal_responses"]))</td>"
               + "<td>\(val($s; $f; ["servers",$i,"repetitions"]))</td>"
@@ -41,9 +46,7 @@ def compare_section($b):
         + (if any($s.servers[]; .tcp_direct != null) then
              "<h3>TCP with kxdpgun: the server's own capacity, or a bound</h3><p>The TCP sweep 1p1s again with kxdpgun as the generator (a third of tcpbench's CPU per connection) and the rig's forwarding off the server CPU where the profile allows: the knee where 0.1 % of connections failed, or, where the rig gave out first, the most the server was seen to handle (a bound, not its capacity).</p><ul>"
              + ([$s.servers | to_entries[] | .key as $i | select(.value.tcp_direct != null)
-                 | def fig($path): ($s | getpath(["servers",$i] + $path)) as $v
-                     | if ($v.n // 0) == 0 then null
-                       else "\(val($s; $f; ["servers",$i] + $path + ["median"]; 0; null)) <small>(\(val($s; $f; ["servers",$i] + $path + ["min"]; 0; null))&ndash;\(val($s; $f; ["servers",$i] + $path + ["max"]; 0; null)), n = \(val($s; $f; ["servers",$i] + $path + ["n"])))</small>" end;
+                 | def fig($path): spread_words($s; $f; ["servers",$i] + $path; 0);
                  "<li>\(val($s; $f; ["servers",$i,"name"])): "
                  + (fig(["tcp_direct","knee_0_1pct"]) as $k | fig(["tcp_direct","bound"]) as $bd
                     | if $k != null then "knee " + $k + " connections/s" + (if $bd != null then "; in other repetitions at least " + $bd + " connections/s (a bound)" else "" end)

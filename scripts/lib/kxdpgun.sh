@@ -47,7 +47,7 @@ kxg_run() {
     [[ $secs =~ ^[1-9][0-9]*$ ]] || die "kxdpgun: duration '$secs' is not a whole number of seconds"
     case $proto in udp) mode=-r ;; tcp) mode=-T ;; *) die "kxg_run: protocol '$proto' (udp or tcp)" ;; esac
     iface=$("$TESTBED" iface "$role")
-    limit=$(awk -v s="$secs" 'BEGIN { printf "%d", s + 10 }')
+    limit=$((secs + 10))
     KXG_RC=0
     # timeout --foreground keeps kxdpgun in our process group: Ctrl-C stops it too.
     "$TESTBED" exec "$role" -- timeout --foreground "$limit" kxdpgun -t "$secs" -Q "$rate" -i "$qfile" \

@@ -191,16 +191,24 @@ tb_route_roles() {
 # nftables counters that experiments read: answers reaching the Listener,
 # and DNS packets reaching each server (the paper's stray-packet watch).
 tb_install_counters() {
-    nsx listener nft list table inet rootbench >/dev/null 2>&1 || tb_counters_ruleset listener | nsx listener nft -f -
+    tb_counters_current listener listener
     local role
-    for role in "${SERVER_ROLES[@]}"; do
-        nsx "$role" nft list table inet rootbench >/dev/null 2>&1 || tb_counters_ruleset server | nsx "$role" nft -f -
-    done
-    # (a router's table from before its SYN counter is replaced)
-    if ! nsx router nft list counter inet rootbench dns_tcp_syns >/dev/null 2>&1; then
-        nsx router nft delete table inet rootbench >/dev/null 2>&1 || true
-        tb_counters_ruleset router | nsx router nft -f -
-    fi
+    for role in "${SERVER_ROLES[@]}"; do tb_counters_current "$role" server; done
+    tb_counters_current router router
+}
+
+# tb_counters_current ROLE KIND: ROLE's counters table as KIND's ruleset
+# declares it. A table already there is kept (its counts run on across
+# experiments) unless it lacks a counter the ruleset has (a testbed brought
+# up by an older rootbench): then it is made anew.
+tb_counters_current() {
+    local role=$1 kind=$2 want have
+    want=$(tb_counters_ruleset "$kind" | awk '$1 == "counter" { print $2 }' | sort)
+    have=$(nsx "$role" nft -j list counters table inet rootbench 2>/dev/null \
+        | jq -r '.nftables[] | .counter.name // empty' | sort) || true
+    [ -z "$(comm -23 <(echo "$want") <(echo "$have"))" ] && return 0
+    nsx "$role" nft delete table inet rootbench >/dev/null 2>&1 || true
+    tb_counters_ruleset "$kind" | nsx "$role" nft -f -
 }
 
 # tb_counters_json: every testbed counter as one JSON object

@@ -4,17 +4,18 @@
 # {index, rc, error?, result}; rc as tcpbench's: 0 valid, 3 generator-
 # limited, 4 interrupted, 1 error (no counts, or counts that disagree).
 # Input: none (-n); $counts: "INDEX SYNS ESTABLISHED REPLIES CLOSED" lines
-# ("-" where kxdpgun printed none); $b, $a: [{counters, stats}] before and
-# after the run; $asked: the SYNs asked of all players; $servers: the
-# run's server roles; $interrupted; $version.
+# ("-" where kxdpgun printed none); $cb, $ca: [testbed counters] and $sb,
+# $sa: [testbed server-stats] before and after the run; $asked: the SYNs
+# asked of all players; $servers: the run's server roles; $interrupted;
+# $version.
 def num: if . == "-" then null else tonumber end;
 def within($said; $counted): ($said - $counted | fabs) <= ([10, 0.01 * $counted] | max);
 
 [$counts | split("\n")[] | select(length > 0) | split(" ")
  | {index: (.[0] | tonumber), syns: (.[1] | num), established: (.[2] | num), replies: (.[3] | num), closed: (.[4] | num)}] as $p
-| (($a[0].counters.router.dns_tcp_syns.packets // null) as $x
-   | if $x == null then null else $x - ($b[0].counters.router.dns_tcp_syns.packets // 0) end) as $syns_counted
-| ([$servers[] as $s | ($a[0].stats[$s].tcp // 0) - ($b[0].stats[$s].tcp // 0)] | add // 0) as $answers_counted
+| (($ca[0].router.dns_tcp_syns.packets // null) as $x
+   | if $x == null then null else $x - ($cb[0].router.dns_tcp_syns.packets // 0) end) as $syns_counted
+| ([$servers[] as $s | ($sa[0][$s].tcp // 0) - ($sb[0][$s].tcp // 0)] | add // 0) as $answers_counted
 | ([$p[] | .syns // 0] | add // 0) as $syns_said
 | ([$p[] | .replies // 0] | add // 0) as $replies_said
 | (if any($p[]; .syns == null) then "kxdpgun printed no counts"

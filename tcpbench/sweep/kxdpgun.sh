@@ -20,11 +20,12 @@
 #                                testbed that has the router's counters
 #   kxg_tcp_start PLAYER SERVER RATE BASE   kxdpgun in the background (its
 #                                pid in $!), output in BASE.out
-#   kxg_tcp_snapshot FILE        the router's counters and the daemons'
-#                                (testbed counters, server-stats) into FILE
-#   kxg_tcp_results W CONFIG TOTAL N BEFORE AFTER   the records
-#                                W/p0..N-1.json of the run's N players from
-#                                their outputs and the two snapshots
+#   kxg_tcp_results W CONFIG TOTAL N   the records W/p0..N-1.json of the
+#                                run's N players from their outputs, the
+#                                router's counters (W/kxg-counters-before
+#                                and -after.json, which run_once reads with
+#                                `testbed counters`) and the daemons' (its
+#                                W/stats-before and -after.json)
 #                                (kxdpgun-result.jq); sets rcs[] (run_once's)
 
 kxg_tcp_settings() {
@@ -61,26 +62,25 @@ kxg_tcp_start() {
       exit "$KXG_RC" ) 2> "$base.err" &
 }
 
-kxg_tcp_snapshot() {
-    jq -n -c --argjson c "$("$TESTBED" counters)" --argjson s "$("$TESTBED" server-stats)" \
-        '{counters: $c, stats: $s}' > "$1" || die "cannot read the testbed's counters into $1"
-}
-
 kxg_tcp_results() {
-    local w=$1 cfg=$2 total=$3 n=$4 before=$5 after=$6 k syns est rep clo
+    local w=$1 cfg=$2 total=$3 n=$4 k syns est rep clo line
     : > "$w/kxg-counts"
     for ((k = 0; k < n; k++)); do
         read -r syns est rep clo < <(kxg_tcp_counts "$w/p$k.out"; echo) || true
         printf '%s %s %s %s %s\n' "$k" "${syns:--}" "${est:--}" "${rep:--}" "${clo:--}" >> "$w/kxg-counts"
     done
-    jq -n -c --rawfile counts "$w/kxg-counts" --slurpfile b "$before" --slurpfile a "$after" \
+    jq -n -c --rawfile counts "$w/kxg-counts" \
+        --slurpfile cb "$w/kxg-counters-before.json" --slurpfile ca "$w/kxg-counters-after.json" \
+        --slurpfile sb "$w/stats-before.json" --slurpfile sa "$w/stats-after.json" \
         --argjson asked "$(awk -v t="$total" -v d="$POINT_S" 'BEGIN { printf "%d", t * d + 0.5 }')" \
         --argjson servers "$(config_servers "$cfg" | jq -R . | jq -s -c .)" \
         --argjson interrupted "$(interrupted && echo true || echo false)" --arg version "$KXG_TCP_VERSION" \
         -f "$SWEEP/kxdpgun-result.jq" > "$w/kxg-results.jsonl"
-    for ((k = 0; k < n; k++)); do
-        jq -c --argjson k "$k" 'select(.index == $k) | .result' "$w/kxg-results.jsonl" > "$w/p$k.json"
-        rcs[k]=$(jq -r --argjson k "$k" 'select(.index == $k) | .rc' "$w/kxg-results.jsonl")
-        jq -r --argjson k "$k" 'select(.index == $k) | .error // empty' "$w/kxg-results.jsonl" >> "$w/p$k.err"
-    done
+    # one line per player, in order: its record, and its rc and error
+    k=0
+    while IFS= read -r line; do
+        jq -c .result <<<"$line" > "$w/p$k.json"
+        { read -r rcs[k]; cat >> "$w/p$k.err"; } < <(jq -r '.rc, (.error // empty)' <<<"$line")
+        k=$((k + 1))
+    done < "$w/kxg-results.jsonl"
 }

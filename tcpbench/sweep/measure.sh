@@ -40,7 +40,7 @@ run_once() {
     local w="$WORK/run"; rm -rf "$w"; mkdir -p "$w"
     "$TESTBED" server-stats > "$w/stats-before.json"
     budget_stat > "$w/budget-before.json"
-    [ "$TCP_GENERATOR" != kxdpgun ] || kxg_tcp_snapshot "$w/kxg-before.json"
+    [ "$TCP_GENERATOR" != kxdpgun ] || "$TESTBED" counters > "$w/kxg-counters-before.json"
     # The players start once the sampler has its baseline sample; lead is
     # how long after it, so the samples of the load (point.jq:
     # load_samples) are those from 0.2 s after the start (the first whole
@@ -66,12 +66,12 @@ run_once() {
         if [ "$TCP_GENERATOR" = kxdpgun ]; then
             kxg_tcp_start "$player" "$server" "$rate" "$w/p$i"
         else
-        "$TESTBED" exec "$player" -- "$TCPBENCH" --quiet -s "$(exp_family_addr "$server")" \
-            -b "$(tcp_source_block "$player")" -r "$rate" -d "$POINT_S" -t "$TIMEOUT_MS" \
-            -w "$WORKERS" --tick-us "$TICK_US" --max-burst "$MAX_BURST" \
-            "${QUERY_ARGS[@]}" "${TARGET_ALLOW_ARGS[@]+"${TARGET_ALLOW_ARGS[@]}"}" "${TLS_ARGS[@]+"${TLS_ARGS[@]}"}" \
-            "${EXTRA_ARGS[@]+"${EXTRA_ARGS[@]}"}" "${start_args[@]+"${start_args[@]}"}" --json "$w/p$i.json" \
-            >/dev/null 2>"$w/p$i.err" &
+            "$TESTBED" exec "$player" -- "$TCPBENCH" --quiet -s "$(exp_family_addr "$server")" \
+                -b "$(tcp_source_block "$player")" -r "$rate" -d "$POINT_S" -t "$TIMEOUT_MS" \
+                -w "$WORKERS" --tick-us "$TICK_US" --max-burst "$MAX_BURST" \
+                "${QUERY_ARGS[@]}" "${TARGET_ALLOW_ARGS[@]+"${TARGET_ALLOW_ARGS[@]}"}" "${TLS_ARGS[@]+"${TLS_ARGS[@]}"}" \
+                "${EXTRA_ARGS[@]+"${EXTRA_ARGS[@]}"}" "${start_args[@]+"${start_args[@]}"}" --json "$w/p$i.json" \
+                >/dev/null 2>"$w/p$i.err" &
         fi
         PLAYER_PIDS+=("$!")
         printf '%s %s %s\n' "$player" "$server" "$rate" > "$w/p$i.who"
@@ -87,8 +87,8 @@ run_once() {
     "$TESTBED" server-stats > "$w/stats-after.json"
     budget_stat > "$w/budget-after.json"
     if [ "$TCP_GENERATOR" = kxdpgun ]; then
-        kxg_tcp_snapshot "$w/kxg-after.json"
-        kxg_tcp_results "$w" "$cfg" "$total" "$i" "$w/kxg-before.json" "$w/kxg-after.json"
+        "$TESTBED" counters > "$w/kxg-counters-after.json"
+        kxg_tcp_results "$w" "$cfg" "$total" "$i"
     fi
     # A server daemon killed or crashed during the run: the run is an
     # error with that cause (point.jq), never a capacity measurement.
