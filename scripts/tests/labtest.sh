@@ -15,7 +15,8 @@
 # (70-lab) while the host waits, between the host's own use and its
 # teardown; run alone or without the host beside it, the guest builds its
 # own. The hand-over, through a folder of the check run (RB_CHECK_DIR):
-#   labtest_host_open   (host, after labtest_up) says it is there
+#   labtest_host_open HOST_TEST  (host, before labtest_up; its own path
+#                       from the project's top) says it is there
 #   labtest_host_lend   (host, before its teardown) lends the provisioned
 #                       lab to a guest that asked, waits until the guest
 #                       has finished (or died), and closes the offer
@@ -69,9 +70,9 @@ labtest_share_dir() {
 
 LABTEST_SHARE=""
 labtest_host_open() {
-    LABTEST_SHARE=$(labtest_share_dir "${0#"$RB_TOP"/}") || { LABTEST_SHARE=""; return 0; }
+    LABTEST_SHARE=$(labtest_share_dir "$1") || { LABTEST_SHARE=""; return 0; }
     mkdir -p "$LABTEST_SHARE"
-    echo $$ > "$LABTEST_SHARE/host.tmp" && mv "$LABTEST_SHARE/host.tmp" "$LABTEST_SHARE/host"
+    echo "$BASHPID" > "$LABTEST_SHARE/host.tmp" && mv "$LABTEST_SHARE/host.tmp" "$LABTEST_SHARE/host"
 }
 
 # labtest_host_close: no guest can join any more.
@@ -104,7 +105,7 @@ labtest_guest_join() {
     for ((i = 0; i < 60; i++)); do [ ! -e "$s/host" ] || break; sleep 1; done
     exec 8> "$s/lock"; flock 8
     if [ ! -e "$s/host" ] || [ -e "$s/closed" ]; then exec 8>&-; return 1; fi
-    echo $$ > "$s/guest"; exec 8>&-
+    echo "$BASHPID" > "$s/guest"; exec 8>&-
     while [ ! -e "$s/ready" ] && [ ! -e "$s/closed" ] && kill -0 "$(cat "$s/host")" 2>/dev/null; do sleep 1; done
     [ -e "$s/ready" ] || return 1
     # shellcheck disable=SC1091
