@@ -294,5 +294,3 @@ lab_down() {
     fi
     rm -rf "$TB_STATE"
 }
-
-lab_is_up() { [ -f "$TB_CONFIG" ] && grep -q '^BACKEND=lab$' "$TB_CONFIG"; }

@@ -32,6 +32,9 @@ ns_exists() { [ -e "/run/netns/$1" ]; }
 
 tb_is_up() { [ -f "$TB_CONFIG" ] && ns_exists "$(ns_of router)"; }
 
+# tb_is_lab: the prefix's state is a lab's (its config says BACKEND=lab).
+tb_is_lab() { [ -f "$TB_CONFIG" ] && grep -q '^BACKEND=lab$' "$TB_CONFIG"; }
+
 # ---------------------------------------------------------------- helpers
 
 cpus_of() {
