@@ -48,16 +48,29 @@ def max_handled:
   | ([$v[] | .handled_rate] | max) as $m
   | if $m == null then null else ([$v[] | select(.handled_rate == $m)][0] | {handled_rate, offered_rate}) end;
 
+# collapsed($best; $cf): this point's handled rate fell below $cf x $best,
+# the best handled rate of the valid points at lower offered rates.
+def collapsed($best; $cf): $best > 0 and .handled_rate < $cf * $best;
+
 # collapse($cf): the first valid point above the maximum whose handled rate
-# is below $cf x the best handled rate at lower offered rates.
+# collapsed.
 def collapse($cf):
   valid_points as $v | max_handled as $m
   | ([$v | to_entries[] | .key as $i | .value
       | select(.offered_rate > ($m.offered_rate // 0))
-      | select(([$v[0:$i][] | .handled_rate] | max // 0) as $b | $b > 0 and .handled_rate < $cf * $b)][0]) as $c
+      | select(collapsed([$v[0:$i][] | .handled_rate] | max // 0; $cf))][0]) as $c
   | if $c then {offered_rate: $c.offered_rate, handled_rate: $c.handled_rate, not_reached: false,
                 rule: "first valid point above the maximum whose handled rate < \($cf) x the best handled at lower rates"}
     else {offered_rate: null, not_reached: true} end;
+
+# search_stops($rate; $cf): whether the coarse search ends at $rate, the
+# valid point just measured: its handled rate collapsed, or the two highest
+# rates measured so far are both valid and lost at least half their
+# connections (further points would only overload the server more).
+def search_stops($rate; $cf):
+  ([valid_points[] | select(.offered_rate < $rate) | .handled_rate] | max // 0) as $best
+  | ((map(select(.offered_rate == $rate))[0] // {handled_rate: null}) | collapsed($best; $cf))
+    or (sort_by(.offered_rate) | .[-2:] | length == 2 and all(.[]; .status == "ok" and .fail_ratio >= 0.5));
 
 # stall_needed_ms: how long the server must stop accepting for the offered
 # rate to fill its accept queue (backlog / rate per server).
