@@ -31,7 +31,6 @@ write_summary() {
            cells: $d.cells, checks: $d.checks, roadmap: $d.roadmap,
            flagged: [$d.cells[] | select((.flags | length) > 0) | .cell]}' \
         | results_write_json "$EXP_DIR/summary.json"
-    STATUS_WRITTEN=1
 }
 
 # rederive: the rules applied again to a finished run's measured cells,

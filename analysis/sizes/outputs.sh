@@ -30,7 +30,6 @@ write_summary() {
            paper: ($paper[0].sizes | {section, growth_vs_unsigned, no_dnssec,
                    tests: [.tests | to_entries[] | {test: .key} + .value]})}' \
         | results_write_json "$EXP_DIR/summary.json"
-    STATUS_WRITTEN=1
 }
 
 # write_tables: the CSV tables and the figure from the runs' reports.

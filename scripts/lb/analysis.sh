@@ -37,7 +37,7 @@ segments_to_service() {
 # and the router's hash (lb_flow_label in scripts/lb/rules.jq); null over
 # IPv4.
 flow_label_json() {
-    [ "$FAMILY" = ipv6 ] || { echo null; return; }
+    [ "$IP_FAMILY" = ipv6 ] || { echo null; return; }
     local pol fields auto s
     # (the testbed's router; a lab's router is a device: not read)
     pol=$("$TESTBED" exec router -- sysctl -n net.ipv6.fib_multipath_hash_policy 2>/dev/null || echo "")
@@ -58,8 +58,8 @@ flow_label_json() {
 analyse_captures() {
     local s
     for s in server1 server2; do
-        if [ -s "$EXPDIR/$s.pcap" ]; then
-            segments_to_service "$EXPDIR/$s.pcap" > "$WORK/$s.seg"
+        if [ -s "$EXP_DIR/$s.pcap" ]; then
+            segments_to_service "$EXP_DIR/$s.pcap" > "$WORK/$s.seg"
         else
             : > "$WORK/$s.seg"
         fi
@@ -105,9 +105,9 @@ write_results() {
         --argjson overlap "$overlap" --argjson overlap_sample "$(head -n "$SAMPLE" "$WORK/overlap" | jq -R . | jq -s .)" \
         --argjson split "$split" --argjson split_sample "$(head -n "$SAMPLE" "$WORK/split" | awk '{print $1 " port " $2}' | jq -R . | jq -s .)" \
         --argjson capture_ok "$([ -n "$CAPTURE_OK" ] && echo true || echo false)" \
-        --argjson interrupted "$([ -n "$INTERRUPTED" ] && echo true || echo false)" \
+        --argjson interrupted "$([ "$INTERRUPTED" = 1 ] && echo true || echo false)" \
         --argjson syns1 "$(cat "$WORK/server1.syns")" --argjson syns2 "$(cat "$WORK/server2.syns")" \
-        --arg family "$FAMILY" --arg player "$PLAYER" --arg block "$BLOCK" --argjson flow "$(flow_label_json)" \
+        --arg family "$IP_FAMILY" --arg player "$PLAYER" --arg block "$BLOCK" --argjson flow "$(flow_label_json)" \
         --arg first "$FIRST_ADDR" --arg last "$LAST_ADDR" --arg service "$SERVICE" \
         --arg dig "${DIG_CMD[*]:7} -b SOURCE @$SERVICE -f BATCH" --arg q "$QUERY_NAME $QUERY_CLASS $QUERY_TYPE" \
         -L "$RULES_DIR" 'include "rules";
@@ -131,9 +131,9 @@ write_results() {
          split_connections:{count:$split, sample:$split_sample},
          flow_label:$flow,
          paper:$paper[0].lb}' \
-        | results_write_json "$EXPDIR/summary.json"
-    render_report "$EXPDIR/summary.json" | results_write "$EXPDIR/report.txt"
-    cat "$EXPDIR/report.txt"
+        | results_write_json "$EXP_DIR/summary.json"
+    render_report "$EXP_DIR/summary.json" | results_write "$EXP_DIR/report.txt"
+    cat "$EXP_DIR/report.txt"
 }
 
 # render_report SUMMARY: the text report (lb_report_text).

@@ -33,16 +33,16 @@ source_up() {
     local i
     CURRENT_ADDR=$1
     for i in 1 2 3; do
-        if [ "$FAMILY" = ipv6 ]; then "$TESTBED" exec "$PLAYER" -- ip -6 addr replace "$1/128" dev lo nodad && return 0
+        if [ "$IP_FAMILY" = ipv6 ]; then "$TESTBED" exec "$PLAYER" -- ip -6 addr replace "$1/128" dev lo nodad && return 0
         else "$TESTBED" exec "$PLAYER" -- ip addr replace "$1/32" dev lo && return 0; fi
-        [ -n "$INTERRUPTED" ] || break
+        run_interrupted || break
     done
-    [ -n "$INTERRUPTED" ] || die "cannot add $1 to lo on $PLAYER"
+    run_interrupted || die "cannot add $1 to lo on $PLAYER"
 }
 
 source_down() {
     local i len=32
-    [ "$FAMILY" = ipv6 ] && len=128
+    [ "$IP_FAMILY" = ipv6 ] && len=128
     for i in 1 2 3; do
         "$TESTBED" exec "$PLAYER" -- ip addr del "$1/$len" dev lo 2>/dev/null || true
         if ! "$TESTBED" exec "$PLAYER" -- ip -o addr show dev lo | grep -qF " $1/$len "; then

@@ -1,8 +1,8 @@
 # replay.sh: what the slow-replay experiments (analysis/sizes/run,
 # analysis/sizes-matrix/run) share: the check that the service serves the
 # zone variant asked for, the Listener's answer counter, the switch's SNMP
-# octets of router-s, stopping a background replay, the table of answer
-# sizes, and the end of a run that wrote no summary. Callers set
+# octets of router-s, stopping a background replay and the captures, and
+# the table of answer sizes. Callers set
 # TESTBED (scripts/testbed) and REPLAY_PID; everything goes through the
 # testbed's command line.
 
@@ -80,32 +80,10 @@ answer_size_table() {
         "$@" | results_write "$out"
 }
 
-# replay_finish RC: the end of a run (from its EXIT trap): the replay and
-# the captures stopped; a run that wrote no summary (STATUS_WRITTEN=0)
-# leaves one, interrupted (the caller's write_interrupted: what was
-# measured) or failed (the error die recorded, else the exit code); then
-# the scratch directory (WORK) goes, the testbed is released and the run
-# exits RC. Callers define write_summary STATUS MESSAGE and write_interrupted,
-# and set EXP_DIR, SCHEMA, INTERRUPTED and STATUS_WRITTEN. An interrupt
-# whose handler bash lost (scripts/lib/interrupt.sh) ends as one the handler
-# saw: interrupted, exit 130.
-replay_finish() {
-    local rc=$1 err
-    [ -n "$REPLAY_PID" ] && stop_replay
+# replay_stop: what runs in the background of a slow replay stopped (the
+# replay and the captures): the experiments' run_children_stop
+# (scripts/lib/lifecycle.sh).
+replay_stop() {
+    [ -z "$REPLAY_PID" ] || stop_replay
     capture_stop_all 2>/dev/null || true
-    err=$(last_error)
-    if [ "$INTERRUPTED" = 0 ] && [ "$rc" -ne 0 ] && interrupt_witnessed; then INTERRUPTED=1 rc=130; fi
-    if [ -n "$EXP_DIR" ] && [ "$STATUS_WRITTEN" = 0 ]; then
-        if [ "$INTERRUPTED" = 1 ]; then
-            write_interrupted
-            log "interrupted: summary in $EXP_DIR/summary.json (status interrupted)"
-        else
-            write_summary failed "${err:-exited with code $rc}" || results_mark_failed "$EXP_DIR" "$SCHEMA" "${err:-exited with code $rc}"
-            log "failed: summary in $EXP_DIR/summary.json (status failed)"
-        fi
-    fi
-    [ -n "$WORK" ] && rm -rf "$WORK"
-    exp_testbed_release
-    interrupt_disarm
-    exit "$rc"
 }

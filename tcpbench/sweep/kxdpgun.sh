@@ -74,7 +74,7 @@ kxg_tcp_results() {
         --slurpfile sb "$w/stats-before.json" --slurpfile sa "$w/stats-after.json" \
         --argjson asked "$(awk -v t="$total" -v d="$POINT_S" 'BEGIN { printf "%d", t * d + 0.5 }')" \
         --argjson servers "$(config_servers "$cfg" | jq -R . | jq -s -c .)" \
-        --argjson interrupted "$(interrupted && echo true || echo false)" --arg version "$KXG_TCP_VERSION" \
+        --argjson interrupted "$(run_interrupted && echo true || echo false)" --arg version "$KXG_TCP_VERSION" \
         -f "$SWEEP/kxdpgun-result.jq" > "$w/kxg-results.jsonl"
     # one line per player, in order: its record, and its rc and error
     k=0

@@ -61,7 +61,7 @@ run_once() {
     local lead; lead=$(awk -v a="$SAMPLER_READY_NS" -v b="$t0" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
     while read -r player server share; do
         # Interrupted before the players started: none start.
-        if interrupted; then break; fi
+        if run_interrupted; then break; fi
         rate=$(awk -v t="$total" -v s="$share" 'BEGIN { printf "%.10g", t * s }')
         if [ "$TCP_GENERATOR" = kxdpgun ]; then
             kxg_tcp_start "$player" "$server" "$rate" "$w/p$i"
@@ -104,7 +104,7 @@ run_once() {
     done
     printf '%s\n' "${players[@]}" > "$w/players.jsonl"
     jq -n -c --arg cfg "$cfg" --argjson total "$total" --argjson rep "$rep" \
-        --argjson interrupted "$(interrupted && echo true || echo false)" \
+        --argjson interrupted "$(run_interrupted && echo true || echo false)" \
         --argjson servers "$(config_servers "$cfg" | jq -R . | jq -s -c .)" --argjson cpus "$CPUS_JSON" \
         --argjson wall "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')" \
         --slurpfile players "$w/players.jsonl" \
@@ -178,7 +178,7 @@ measure_new_point() {
         f="$dir/runs/$total-$rep.json"
         for ((tries = 0; ; tries++)); do
             run_once "$cfg" "$total" "$rep" "$f"
-            if interrupted; then break; fi
+            if run_interrupted; then break; fi
             run_server_down "$f" && break
             reason=$(run_outside_stall "$f")
             [ -n "$reason" ] || break
@@ -193,7 +193,7 @@ measure_new_point() {
             reasons+=("rep $rep re-run: $what of $ms ms on $cpu")
         done
         files+=("$f")
-        if interrupted; then break; fi
+        if run_interrupted; then break; fi
         run_server_down "$f" && break
     done
     # (appended atomically: a full disk leaves no half line)

@@ -42,7 +42,7 @@ replay() {
 replay_kxdpgun() {
     local rate=$1
     kxg_run player1 "$FAMILY_SERVICE" "$SOURCES" "$rate" "$DURATION" "$KXG_QUERIES" "$WORK/kxdpgun.out"
-    if interrupted; then return 0; fi
+    if run_interrupted; then return 0; fi
     [ "$KXG_RC" -eq 0 ] || die "kxdpgun failed at $rate q/s (exit $KXG_RC), the point is not measured; the points measured before are kept: $(tail -n 3 "$WORK/kxdpgun.out" | tr '\n' ' ')"
     ELAPSED=$DURATION
 }
@@ -65,7 +65,7 @@ replay_tcpreplay() {
     out=$("$TESTBED" exec player1 -- timeout --foreground $((DURATION + 10)) tcpreplay -i "$("$TESTBED" iface player1)" --preload-pcap --timer="$(ur_timer "$rate")" \
         --pps="$rate" --loop=0 --duration="$DURATION" --limit=$((rate * DURATION * 11 / 10 + 1)) \
         "$REPLAY_PCAP" 2>&1) || rc=$?
-    if interrupted; then return 0; fi
+    if run_interrupted; then return 0; fi
     [ "$rc" -eq 0 ] || die "tcpreplay failed at $rate q/s (exit $rc$( [ "$rc" -gt 128 ] && [ "$rc" -lt 160 ] && echo ": killed by signal $((rc - 128))" || true)), the point is not measured; the points measured before are kept: $(tail -n 3 <<<"$out")"
     read -r SENT ELAPSED < <(sed -n 's/^Actual: \([0-9]*\) packets .* sent in \([0-9.]*\) seconds.*/\1 \2/p' <<<"$out") || true
     ACHIEVED=$(sed -n 's/^Rated: .*, \([0-9.]*\) pps.*/\1/p' <<<"$out")
@@ -95,17 +95,17 @@ measure_point() {
         charge_start "$WORK" "$DURATION"
         sampler_start
         replay "$rate"
-        if interrupted; then charge_discard; sampler_stop; return 0; fi
+        if run_interrupted; then charge_discard; sampler_stop; return 0; fi
         sleep "$SETTLE"
         sampler_stop
-        if interrupted; then charge_discard; return 0; fi
+        if run_interrupted; then charge_discard; return 0; fi
         charge_stop "$WORK"
         servers_alive "$rate"
         c1=$(counters_snapshot)
         [ "$UDP_GENERATOR" != kxdpgun ] || sent_at_router "$rate" "$c0" "$c1"
-        mkdir -p "$EXP/samples"
-        sample="$EXP/samples/$CUR_LB-$rate.json"
-        [ "$k" = 1 ] || sample="$EXP/samples/$CUR_LB-$rate-r$k.json"
+        mkdir -p "$EXP_DIR/samples"
+        sample="$EXP_DIR/samples/$CUR_LB-$rate.json"
+        [ "$k" = 1 ] || sample="$EXP_DIR/samples/$CUR_LB-$rate-r$k.json"
         jq -c --slurpfile c "$WORK/charge.json" '. + {cpu_charge: $c[0]}' "$WORK/sample.json" | results_write "$sample"
         row="$(point_row "$rate" "$c0" "$c1"),$(point_sampled "$WORK/sample.json"),$CHARGE_RIG,$k"
         results_append_line "$CACHE" "$row"
@@ -186,5 +186,5 @@ point_row() {
 }
 
 write_points() {
-    { echo "# $COLUMNS"; printf '%s\n' "${POINT_ROWS[@]}"; } | results_write "$EXP/points.csv"
+    { echo "# $COLUMNS"; printf '%s\n' "${POINT_ROWS[@]}"; } | results_write "$EXP_DIR/points.csv"
 }
