@@ -115,8 +115,8 @@ srv_check_kind() {
     [[ " $SERVER_KINDS " == *" ${1:-} "* ]] || die "unknown SERVER=${1:-} (${SERVER_KINDS// /, })"
 }
 
-# server_module_call KIND FUNC ARGS...: the server module's function (srv_KIND_FUNC).
-server_module_call() { local kind=$1 f=$2; shift 2; "srv_${kind}_$f" "$@"; }
+# srv KIND FUNC ARGS...: the server module's function.
+srv() { local kind=$1 f=$2; shift 2; "srv_${kind}_$f" "$@"; }
 
 srv_template() {
     case $1 in nsd) echo nsd.conf.in ;; knot) echo knot.conf.in ;; bind) echo named.conf.in ;; esac
@@ -127,7 +127,7 @@ srv_template() {
 # not answer (stopped, stalled: every reader is bounded to 3 s).
 srv_stats_json() {
     local kind=$1 raw
-    raw=$(server_module_call "$kind" stats_raw "$2" "$3")
+    raw=$(srv "$kind" stats_raw "$2" "$3")
     [ -n "$raw" ] || { echo '{}'; return 0; }
     srv_stats_shape "$kind" <<<"$raw"
 }
@@ -147,10 +147,10 @@ srv_stats_shape() {
 srv_host_env() {
     local kind=$1 dir=$2 addr4=$3
     printf 'RB_KIND=%q\n' "$kind"
-    printf 'RB_PROGRAM=%q\n' "$(server_module_call "$kind" program)"
-    printf 'RB_CHECK=%q\n' "$(server_module_call "$kind" check_cmd "$dir")"
-    printf 'RB_PREPARE=%q\n' "$(server_module_call "$kind" prepare_cmd "$dir")"
-    printf 'RB_DAEMON=%q\n' "$(server_module_call "$kind" daemon_cmd "$dir")"
-    printf 'RB_STATS=%q\n' "$(server_module_call "$kind" stats_cmd "$dir" "$addr4")"
-    printf 'RB_VERSION=%q\n' "$(server_module_call "$kind" version_cmd)"
+    printf 'RB_PROGRAM=%q\n' "$(srv "$kind" program)"
+    printf 'RB_CHECK=%q\n' "$(srv "$kind" check_cmd "$dir")"
+    printf 'RB_PREPARE=%q\n' "$(srv "$kind" prepare_cmd "$dir")"
+    printf 'RB_DAEMON=%q\n' "$(srv "$kind" daemon_cmd "$dir")"
+    printf 'RB_STATS=%q\n' "$(srv "$kind" stats_cmd "$dir" "$addr4")"
+    printf 'RB_VERSION=%q\n' "$(srv "$kind" version_cmd)"
 }
