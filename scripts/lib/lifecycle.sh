@@ -45,7 +45,7 @@
 #   interrupt_witnessed     true when the witness died (the group was signalled)
 #   interrupt_disarm        stop the witness (at the end of a run)
 #
-# Source after common.sh, results.sh and experiment.sh.
+# Source after common.sh (and results.sh for a run with an EXP_DIR).
 
 EXP_DIR=${EXP_DIR:-}
 INTERRUPTED=0
@@ -176,7 +176,7 @@ run_end() {
         fi
     fi
     [ -z "${WORK:-}" ] || rm -rf "$WORK"
-    exp_testbed_release
+    ! declare -F exp_testbed_release >/dev/null || exp_testbed_release
     interrupt_disarm
     run_unlock
     exit "$rc"

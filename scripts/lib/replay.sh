@@ -1,10 +1,13 @@
 # replay.sh: what the slow-replay experiments (analysis/sizes/run,
 # analysis/sizes-matrix/run) share: the check that the service serves the
 # zone variant asked for, the Listener's answer counter, the switch's SNMP
-# octets of router-s, stopping a background replay and the captures, and
-# the table of answer sizes. Callers set
+# octets of router-s (switch-octets.sh, sourced here), stopping a
+# background replay and the captures, and the table of answer sizes.
+# Callers set
 # TESTBED (scripts/testbed) and REPLAY_PID; everything goes through the
 # testbed's command line.
+
+. "$RB_TOP/scripts/lib/switch-octets.sh"
 
 # check_served VARIANT [ADDRESS]: the service (ADDRESS, default the
 # family's service address) answers the root SOA, with an RRSIG exactly
@@ -32,18 +35,6 @@ settle_answers() {
         last=$now; sleep 0.5
     done
     echo "$now"
-}
-
-# snmp_both OUTFILE: "IN OUT" octets of router-s, both read in parallel
-# (OUTFILE.in/.out and their .err are scratch).
-snmp_both() {
-    local pi po
-    "$TESTBED" snmp-octets in > "$1.in" 2> "$1.in.err" & pi=$!
-    "$TESTBED" snmp-octets out > "$1.out" 2> "$1.out.err" & po=$!
-    wait "$pi" || die "SNMP reading failed: snmpget ifHCInOctets of switch port router-s from the switch's agent (scripts/testbed snmp-octets in; on the namespace testbed snmpd in $(ns_of switch)): $(tr '\n' ' ' < "$1.in.err")"
-    wait "$po" || die "SNMP reading failed: snmpget ifHCOutOctets of switch port router-s from the switch's agent (scripts/testbed snmp-octets out; on the namespace testbed snmpd in $(ns_of switch)): $(tr '\n' ' ' < "$1.out.err")"
-    [[ $(cat "$1.in") =~ ^[0-9]+$ && $(cat "$1.out") =~ ^[0-9]+$ ]] || die "SNMP octets not numeric: $(cat "$1.in" "$1.out")"
-    echo "$(cat "$1.in") $(cat "$1.out")"
 }
 
 # stop_replay: the background replay (REPLAY_PID) is a subshell running
