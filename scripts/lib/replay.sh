@@ -1,13 +1,19 @@
 # replay.sh: what the slow-replay experiments (analysis/sizes/run,
 # analysis/sizes-matrix/run) share: the check that the service serves the
 # zone variant asked for, the Listener's answer counter, the switch's SNMP
-# octets of router-s (switch-octets.sh, sourced here), stopping a
-# background replay and the captures, and the table of answer sizes.
-# Callers set
-# TESTBED (scripts/testbed) and REPLAY_PID; everything goes through the
-# testbed's command line.
+# octets of router-s, stopping a background replay and the captures, and
+# the table of answer sizes; and the libraries both use, sourced here once.
+# Callers set TESTBED (scripts/testbed) and REPLAY_PID; everything goes
+# through the testbed's command line. Source after common.sh.
 
+. "$RB_TOP/scripts/lib/topology.sh"
+. "$RB_TOP/scripts/lib/results.sh"
+. "$RB_TOP/scripts/lib/plot.sh"
+. "$RB_TOP/scripts/lib/capture.sh"
+. "$RB_TOP/scripts/lib/experiment.sh"
+. "$RB_TOP/scripts/lib/lifecycle.sh"
 . "$RB_TOP/scripts/lib/switch-octets.sh"
+. "$RB_TOP/udpreplay/lib.sh"
 
 # check_served VARIANT [ADDRESS]: the service (ADDRESS, default the
 # family's service address) answers the root SOA, with an RRSIG exactly
