@@ -142,7 +142,7 @@ run_finish() {
     case $1 in ok|interrupted|failed) ;; *) die "run_finish: status '$1' is not ok, interrupted or failed" ;; esac
     # (not in a condition: an error writing it ends the run, failed)
     if declare -F run_summary_write >/dev/null; then run_summary_write "$@"
-    else results_mark_status "$EXP_DIR" "$SCHEMA" "$1" "${2:-}"; fi
+    else results_mark_status "$EXP_DIR" "${SCHEMA:-}" "$1" "${2:-}"; fi
     SUMMARY_WRITTEN=1
     [ "$1" != interrupted ] || exit 130
 }
@@ -153,7 +153,7 @@ run_finish() {
 # the run left unset or half done, the end goes on.)
 run_summary_rescue() {
     { declare -F run_summary_write >/dev/null && ( run_summary_write "$@" ); } \
-        || results_mark_status "$EXP_DIR" "$SCHEMA" "$1" "$2" || true
+        || results_mark_status "$EXP_DIR" "${SCHEMA:-}" "$1" "$2" || true
     SUMMARY_WRITTEN=1
 }
 
