@@ -47,7 +47,7 @@
 #
 # Source after common.sh (and results.sh for a run with an EXP_DIR).
 
-EXP_DIR=${EXP_DIR:-}
+EXP_DIR=""
 INTERRUPTED=0
 SUMMARY_WRITTEN=0
 RUN_ON_SIGNAL=""
@@ -166,12 +166,12 @@ run_end() {
     ! declare -F run_children_stop >/dev/null || run_children_stop || true
     if [ -n "$EXP_DIR" ] && [ "$SUMMARY_WRITTEN" = 0 ]; then
         if [ "$INTERRUPTED" = 1 ]; then
-            run_summary_rescue interrupted "interrupted before ${RB_PROG:-the run} wrote its summary"
+            run_summary_rescue interrupted "interrupted before ${RB_PROG:-${0##*/}} wrote its summary"
             log "interrupted: summary in $EXP_DIR/summary.json (status interrupted)"
         else
             [ "$rc" -ne 0 ] || rc=1
             err=$(last_error)
-            run_summary_rescue failed "${err:-${RB_PROG:-the run} exited with status $rc before it wrote its summary}"
+            run_summary_rescue failed "${err:-${RB_PROG:-${0##*/}} exited with status $rc before it wrote its summary}"
             log "failed: summary in $EXP_DIR/summary.json (status failed)"
         fi
     fi
