@@ -5,9 +5,9 @@
 #   make report-check [RESULTS=dir]        verify every number of the report against the files
 #   make report-pdf [RESULTS=dir]          dir/report.pdf from the report (Chromium, headless)
 # SCALE is exported so every experiment (make udp, sizes, lb-verify, tcp)
-# reads the same scale when run alone too; default quick.
+# reads the same scale when run alone too; its default is the registry's
+# (scripts/lib/experiments.json, scales.default).
 
-SCALE ?= quick
 export SCALE
 RESULTS ?= results/latest
 

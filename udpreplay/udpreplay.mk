@@ -1,9 +1,9 @@
 # udpreplay: query traffic for the UDP (and TCP) experiments.
-#   make trace [N=1000000] [SEED=1] [PROFILE=root-2016] [RATE=2500] [CLIENTS=10000]
-#              [ZONE=zonefile] [TRACE_SET="-S key=value ..."]
+#   make trace [TRACE_QUERIES=1000000] [TRACE_SEED=1] [TRACE_PROFILE=root-2016] ...
 #              [FAMILY=4|6|both]   IPv4, IPv6 or half-IPv6 clients (docs/ipv6.md)
-#   make trace FROM_PCAP=capture.pcap[ng]
-#   make trace-bench [N=1000000]
+#   make trace TRACE_FROM_PCAP=capture.pcap[ng]
+#   make trace-bench [TRACE_QUERIES=1000000]
+# (the settings: udpreplay/make-trace.settings.json)
 # write udpreplay/build/trace.pcap and udpreplay/build/trace.queries.
 
 UR_LIBS := $(shell pkg-config --libs ldns libpcap 2>/dev/null) -lm
@@ -30,8 +30,7 @@ udpreplay/build:
 
 .PHONY: trace trace-bench
 trace: udpreplay/build/tracegen udpreplay/build/from-pcap
-	@N="$(N)" SEED="$(SEED)" PROFILE="$(PROFILE)" RATE="$(RATE)" CLIENTS="$(CLIENTS)" \
-	  ZONE="$(ZONE)" TRACE_SET="$(TRACE_SET)" FROM_PCAP="$(FROM_PCAP)" udpreplay/make-trace
+	@udpreplay/make-trace
 
 trace-bench: udpreplay/build/tracegen
-	@N="$(N)" SEED="$(SEED)" PROFILE="$(PROFILE)" ZONE="$(ZONE)" udpreplay/bench
+	@udpreplay/bench

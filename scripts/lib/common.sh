@@ -61,7 +61,23 @@ json_get() { jq -er "$2" "$1"; }
 
 # script_help: the calling script's header comment (line 2 up to the line
 # before `set -euo pipefail`), as its --help text.
-script_help() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; }
+# A script with a settings table (script_settings_table) adds the settings
+# declared there (scripts/lib/settings.jq).
+script_help() {
+    local t
+    sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"
+    t=$(script_settings_table "$0")
+    [ -z "$t" ] || { echo; jq -r -L "$RB_TOP/scripts/lib" --arg f "${t#"$RB_TOP"/}" 'include "settings"; .file = $f | settings_help_lines(.)' "$t"; }
+}
+
+# script_settings_table SCRIPT: the settings table of SCRIPT: SCRIPT.settings.json,
+# or settings.json beside a script named run; nothing when it has none.
+script_settings_table() {
+    local s
+    s=$(cd "$(dirname "$1")" && pwd)/${1##*/}
+    if [ -f "$s.settings.json" ]; then echo "$s.settings.json"
+    elif [ "${s##*/}" = run ] && [ -f "${s%/*}/settings.json" ]; then echo "${s%/*}/settings.json"; fi
+}
 
 # help_if_asked ARGS...: with -h or --help as the first argument, print the
 # script's help on stdout and exit 0, before the script does anything else

@@ -85,35 +85,9 @@ exp_sampler_start() {
 # ---------------------------------------------------------------- scale
 #
 # SCALE=smoke|quick|paper (default quick; "full" is paper): how long an
-# experiment runs. The registry (scripts/lib/experiments.json) holds the
-# names, the default and what each SCALE sets for each experiment, so
-# that none of them is written twice.
-
-# exp_scale_read NAME: SCALE checked, made canonical and exported, and the
-# settings the registry gives NAME at that scale (NAME: the command an
-# experiment calls itself, as exp_family_parse; "bench" for make bench's
-# own) set as shell variables, each only when the user left it empty or
-# unset (the user's setting wins, as ${X:=default}).
-exp_scale_read() {
-    local name=$1 out k v
-    out=$(jq -r --arg n "$name" --arg s "${SCALE:-}" '
-        .scales as $sc
-        | ($s | if . == "" then $sc.default else ($sc.aliases[.] // .) end) as $c
-        | if ($sc.names | index($c)) == null then "unknown"
-          else $c,
-               ((if $n == "bench" then .bench_scale
-                 else (first(.experiments[] | select((.command // .name) == $n)) // error("\($n) is not in the registry")) | .scale
-                 end)[$c] // {} | to_entries[] | "\(.key)\t\(.value)")
-          end' "$EXP_REGISTRY") || die "scale settings of $name not read from $EXP_REGISTRY"
-    [ "${out%%$'\n'*}" != unknown ] \
-        || die "unknown SCALE=$SCALE: use $(jq -r '.scales | (.names | join(", ")) + " (default \(.default))"' "$EXP_REGISTRY")"
-    SCALE=${out%%$'\n'*}
-    export SCALE
-    while IFS=$'\t' read -r k v; do
-        [[ $k =~ ^[A-Z][A-Z0-9_]*$ ]] || die "registry: scale setting '$k' of $name is not a variable name"
-        [ -n "${!k:-}" ] || printf -v "$k" '%s' "$v"
-    done < <(tail -n +2 <<<"$out")
-}
+# experiment runs. The registry (scripts/lib/experiments.json) names the
+# scales, the default and the aliases; what each SCALE sets is in each
+# experiment's settings table, read by settings_load (scripts/lib/settings.sh).
 
 # ---------------------------------------------------------------- family
 #

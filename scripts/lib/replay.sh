@@ -11,6 +11,7 @@
 . "$RB_TOP/scripts/lib/plot.sh"
 . "$RB_TOP/scripts/lib/capture.sh"
 . "$RB_TOP/scripts/lib/experiment.sh"
+. "$RB_TOP/scripts/lib/settings.sh"
 . "$RB_TOP/scripts/lib/lifecycle.sh"
 . "$RB_TOP/scripts/lib/switch-octets.sh"
 . "$RB_TOP/udpreplay/lib.sh"

@@ -7,8 +7,13 @@
 
 # ---------------------------------------------------------------- settings
 
-# Every setting `up` takes (environment, or a profile and KEY=VALUE arguments).
-TB_SETTINGS="LB LINK SERVER_CPUS CLIENT_CPUS ZONES ZONE_DIR SERVER SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG MINIMAL_RESPONSES NSD_BUILD STEER PLAYER_TW_BUCKETS SERVER_TLS SERVER_EDNS_SIZE SERVER_CPU SERVER_CPU_PERIOD_US"
+. "$RB_TOP/scripts/lib/settings.sh"
+
+# Every setting `up` takes (environment, or a profile and KEY=VALUE
+# arguments): those of the testbed's settings table marked "up", with their
+# defaults and help (scripts/testbed.settings.json).
+TB_SETTINGS_TABLE="$RB_TOP/scripts/testbed.settings.json"
+TB_SETTINGS=$(jq -r '[.settings[] | select(.up) | .name] | join(" ")' "$TB_SETTINGS_TABLE")
 
 # tb_apply_profile FILE|"" KEY=VALUE...: the settings of an experiment's
 # profile: the file's KEY=VALUE lines, then the arguments, on top of the
@@ -36,27 +41,13 @@ tb_apply_profile() {
     TB_PROFILE=${file:-}
 }
 
-# tb_defaults: the settings `up` uses when the environment says nothing.
+# tb_defaults: the settings `up` uses when the environment says nothing:
+# the table's defaults, and those it says are computed.
 tb_defaults() {
     local ncpu; ncpu=$(nproc)
-    : "${LB:=l3}"
-    : "${LINK:=none}"
-    if [ "$ncpu" -ge 2 ]; then
-        : "${SERVER_CPUS:=1}" "${CLIENT_CPUS:=0}"
-    else
-        : "${SERVER_CPUS:=0}" "${CLIENT_CPUS:=0}"
-    fi
-    : "${ZONES:=}"
-    : "${SERVER:=nsd}"
-    : "${SERVER_WORKERS:=1}"
-    : "${SERVER_TCP_CLIENTS:=1000}"
-    : "${SERVER_TCP_TIMEOUT:=3}"
-    : "${MINIMAL_RESPONSES:=no}"
-    : "${SERVER_TLS:=no}"
-    : "${SERVER_EDNS_SIZE:=1232}"
-    : "${STEER:=none}"
-    : "${PLAYER_TW_BUCKETS:=default}"
-    : "${SERVER_CPU:=max}" "${SERVER_CPU_PERIOD_US:=auto}"
+    settings_fill_defaults "$TB_SETTINGS_TABLE" .up
+    if [ "$ncpu" -ge 2 ]; then : "${SERVER_CPUS:=1}"; else : "${SERVER_CPUS:=0}"; fi
+    ZONES=${ZONES-}
     [ "$SERVER_CPU_PERIOD_US" != auto ] || SERVER_CPU_PERIOD_US=$(tb_cpu_default_period_us)
     srv_check_kind "$SERVER"
     # Each server's own backlog unless one is asked for (NSD 256, Knot's
@@ -70,47 +61,19 @@ tb_defaults() {
     fi
 }
 
-# tb_validate_config: refuse settings that cannot work, before touching anything.
+# tb_validate_config: refuse settings that cannot work, before touching
+# anything: each against its entry of the settings table (type, values,
+# range), then what depends on the machine or on another setting.
 tb_validate_config() {
-    case $LB in
-        l3|l4|l3-flowlabel|per-packet) ;;
-        *) die "unknown LB=$LB (l3, l4, l3-flowlabel, or per-packet: the deliberately broken balancer, a negative control only)" ;;
-    esac
-    [ "$LINK" = none ] || [[ $LINK =~ ^[0-9]+(\.[0-9]+)?([kmgt]?bit|[kmgt]?bps)$ ]] \
-        || die "LINK=$LINK is not a tc rate (e.g. 100mbit) or 'none'"
+    settings_check_all "$TB_SETTINGS_TABLE" .up
     local set cpu ncpu; ncpu=$(nproc)
     for set in "$SERVER_CPUS" "$CLIENT_CPUS"; do
-        [[ $set =~ ^[0-9]+([-,][0-9]+)*$ ]] || die "CPU set '$set' is not a taskset list (e.g. 1 or 0-1)"
         for cpu in ${set//[-,]/ }; do
             [ "$cpu" -lt "$ncpu" ] || die "CPU $cpu in '$set' does not exist (this machine has $ncpu)"
         done
     done
-    case $STEER in
-        rps|rig|none) ;;
-        *) die "unknown STEER=$STEER (rps: each namespace's receive path on its role's CPUs; rig: so for all but the servers; none: on the sending CPU)" ;;
-    esac
-    local n
-    for n in SERVER_WORKERS SERVER_TCP_CLIENTS SERVER_TCP_TIMEOUT SERVER_BACKLOG; do
-        [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n=${!n} must be a positive integer"
-    done
-    [ "$PLAYER_TW_BUCKETS" = default ] || [[ $PLAYER_TW_BUCKETS =~ ^[0-9]+$ ]] \
-        || die "PLAYER_TW_BUCKETS=$PLAYER_TW_BUCKETS must be 'default' or a number of TIME-WAIT sockets (0: none kept)"
-    case $MINIMAL_RESPONSES in
-        yes|no) ;;
-        *) die "MINIMAL_RESPONSES=$MINIMAL_RESPONSES must be yes or no (what the servers add to answers: docs/servers.md)" ;;
-    esac
-    tb_check_edns_size
     tb_check_cpu_budget
-    case $SERVER_TLS in
-        yes) srv "$SERVER" tls_check ;;
-        no) ;;
-        *) die "SERVER_TLS=$SERVER_TLS must be yes or no (DNS over TLS on port $TB_TLS_PORT)" ;;
-    esac
-    [ "$SERVER_BACKLOG" -le 65535 ] || die "SERVER_BACKLOG=$SERVER_BACKLOG: listen() backlogs stop at 65535"
-    case $NSD_BUILD in
-        debian|rebuilt) ;;
-        *) die "unknown NSD_BUILD=$NSD_BUILD (debian: /usr/sbin/nsd, backlog 256; rebuilt: make nsd-backlog, any backlog)" ;;
-    esac
+    [ "$SERVER_TLS" = no ] || srv "$SERVER" tls_check
     [ "$SERVER" = nsd ] || [ "$NSD_BUILD" = debian ] || die "NSD_BUILD=$NSD_BUILD applies to SERVER=nsd only (SERVER=$SERVER)"
     srv "$SERVER" backlog_check "$SERVER_BACKLOG"
     local prog; prog=$(srv "$SERVER" program)
@@ -222,10 +185,7 @@ tb_counters_collect() {
 # tb_check_edns_size: SERVER_EDNS_SIZE is the largest UDP answer the
 # servers send (NSD ipv4/ipv6-edns-size, Knot udp-max-payload, BIND
 # max-udp-size; each defaults to 1232), 512 to 4096 bytes.
-tb_check_edns_size() {
-    [[ $SERVER_EDNS_SIZE =~ ^[0-9]+$ ]] && [ "$SERVER_EDNS_SIZE" -ge 512 ] && [ "$SERVER_EDNS_SIZE" -le 4096 ] \
-        || die "SERVER_EDNS_SIZE=$SERVER_EDNS_SIZE must be a number of bytes from 512 to 4096 (the largest UDP answer the servers send; default 1232)"
-}
+tb_check_edns_size() { settings_check "$TB_SETTINGS_TABLE" SERVER_EDNS_SIZE; }
 
 # tb_render_server_conf ROLE: the server's configuration, from its kind's
 # template; the same settings for every kind (docs/servers.md).

@@ -29,11 +29,10 @@
 #                                (kxdpgun-result.jq); sets rcs[] (run_once's)
 
 kxg_tcp_settings() {
-    case ${TCP_GENERATOR:=tcpbench} in tcpbench|kxdpgun) ;; *) die "TCP_GENERATOR=$TCP_GENERATOR must be tcpbench or kxdpgun" ;; esac
     [ "$TCP_GENERATOR" = kxdpgun ] || return 0
     need_tools kxdpgun
-    [ "$TRANSPORT" = tcp ] || die "TCP_GENERATOR=kxdpgun with TRANSPORT=$TRANSPORT: kxdpgun 3.2 sends no DNS over TLS (TCP_GENERATOR=tcpbench)"
-    [ -z "${TCPBENCH_EXTRA:-}" ] || die "TCPBENCH_EXTRA is tcpbench's: not with TCP_GENERATOR=kxdpgun"
+    [ "$TRANSPORT" = tcp ] || die "TCP_GENERATOR=kxdpgun with TCP_TRANSPORT=$TRANSPORT: kxdpgun 3.2 sends no DNS over TLS (TCP_GENERATOR=tcpbench)"
+    [ -z "$TCPBENCH_EXTRA" ] || die "TCP_BENCH_EXTRA is tcpbench's: not with TCP_GENERATOR=kxdpgun"
     # no file descriptor per connection: the file limit caps nothing
     PLAYER_CAP=1000000
 }
@@ -44,7 +43,7 @@ kxg_tcp_prepare() {
     [ "$(jq -r '.backend // "netns"' "$WORK/testbed.json")" != lab ] \
         || die "TCP_GENERATOR=kxdpgun needs the namespace testbed's router counters (BACKEND=lab has none)"
     KXG_TCP_QUERIES="$WORK/kxdpgun-queries"
-    if [ -n "${QUERIES:-}" ]; then
+    if [ -n "$QUERIES" ]; then
         kxg_query_file "$QUERIES" "$KXG_TCP_QUERIES"
     else
         printf '. SOA\n' > "$KXG_TCP_QUERIES"

@@ -1,60 +1,41 @@
 # settings.sh: the TCP sweep's settings (tcpbench/sweep/run sources it):
-# what SCALE sets, the settings recorded in summary.json, and what the
+# read from their table (settings.json), the settings recorded in summary.json, and what the
 # rules (rules.jq) need of them.
 
-# scale_settings: the knobs of SCALE (the registry's tcp "scale"), each
-# overridable by its TCP_* variable.
+TCP_SETTINGS="$RB_TOP/tcpbench/sweep/settings.json"
+
+# scale_settings: the settings of the table (settings.json; defaults by
+# SCALE and variant), the computed ones filled in and checked, and the
+# short names the sweep uses.
 scale_settings() {
-    # DNS over TLS: a full handshake costs the server several times a TCP
-    # accept (measured: NSD failed 64 % at 4000/s), so the search starts
-    # lower (the registry's dot "scale", read first so that it wins).
-    [ "${TRANSPORT:-tcp}" != tls ] || exp_scale_read dot
-    # a variant of the registry with a scale of its own (tcp-direct), first
-    if [ -n "${TCP_NAME:-}" ] && jq -e --arg n "$TCP_NAME" 'any(.experiments[]; .name == $n and .scale != null)' "$EXP_REGISTRY" >/dev/null; then
-        exp_scale_read "$TCP_NAME"
-    fi
-    exp_scale_read tcp
+    # The variant whose defaults apply: dot (DNS over TLS) first, then a
+    # registry variant named by TCP_NAME (tcp-direct), then tcp's own.
+    local variants=()
+    [ "$(settings_get "$TCP_SETTINGS" TCP_TRANSPORT)" != tls ] || variants+=(dot)
+    variants+=("$(settings_get "$TCP_SETTINGS" TCP_NAME)")
+    settings_load "$TCP_SETTINGS" "${variants[@]}"
     POINT_S=$TCP_POINT_S REPS=$TCP_REPS START=$TCP_START STEP=$TCP_STEP
     RES=$TCP_RES MAX_POINTS=$TCP_MAX_POINTS BUDGET_S=$TCP_BUDGET_S
-    TIMEOUT_MS=${TCP_TIMEOUT_MS:-1000} WORKERS=${TCP_WORKERS:-1} TICK_US=${TCP_TICK_US:-200}
-    RERUNS=${TCP_RERUNS:-2} TCP_CLIENTS=${TCP_CLIENTS:-1000}
-    local v
-    for v in POINT_S REPS START RES MAX_POINTS BUDGET_S TIMEOUT_MS WORKERS TICK_US TCP_CLIENTS; do
-        [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v} must be a positive integer"
-    done
-    # TCP_STEP: added per coarse point (N per server), or *F: multiplied
-    # (F from 1.1 to 10), for a sweep that must find a knee whose rate is
-    # not known within a factor of ten (the tests' budgeted servers, whose
-    # knee moves with the host's speed)
-    [[ $STEP =~ ^[1-9][0-9]*$ ]] || { [[ $STEP =~ ^\*[0-9]+(\.[0-9]+)?$ ]] && awk -v f="${STEP#\*}" 'BEGIN { exit !(f >= 1.1 && f <= 10) }'; } \
-        || die "TCP_STEP=$STEP must be a positive integer (added per point) or *F with F from 1.1 to 10 (multiplied)"
-    [[ $RERUNS =~ ^[0-9]+$ ]] || die "TCP_RERUNS=$RERUNS must be an integer >= 0"
-    # empty: the server's own backlog (the testbed's default for SERVER)
-    [ -z "${TCP_BACKLOG:-}" ] || [[ $TCP_BACKLOG =~ ^[1-9][0-9]*$ ]] || die "TCP_BACKLOG=$TCP_BACKLOG must be a positive integer"
-    [ -z "${TCP_MAX_BURST:-}" ] || [[ $TCP_MAX_BURST =~ ^[1-9][0-9]*$ ]] || die "TCP_MAX_BURST=$TCP_MAX_BURST must be a positive integer"
-    TRANSPORT=${TRANSPORT:-tcp} TLS_RESUME=${TLS_RESUME:-no}
-    case $TRANSPORT in tcp|tls) ;; *) die "TRANSPORT=$TRANSPORT must be tcp or tls (DNS over TLS)" ;; esac
-    case $TLS_RESUME in yes|no) ;; *) die "TLS_RESUME=$TLS_RESUME must be yes or no" ;; esac
-    [ "$TRANSPORT" = tls ] || [ "$TLS_RESUME" = no ] || die "TLS_RESUME=yes needs TRANSPORT=tls"
+    TIMEOUT_MS=$TCP_TIMEOUT_MS WORKERS=$TCP_WORKERS TICK_US=$TCP_TICK_US RERUNS=$TCP_RERUNS
+    TRANSPORT=$TCP_TRANSPORT TLS_RESUME=$TCP_TLS_RESUME TCPBENCH_EXTRA=$TCP_BENCH_EXTRA
+    [ "$TRANSPORT" = tls ] || [ "$TLS_RESUME" = no ] || die "TCP_TLS_RESUME=yes needs TCP_TRANSPORT=tls"
     [ "$TRANSPORT" = tcp ] || [ "${SERVER:-nsd}" != knot ] \
-        || die "TRANSPORT=tls with SERVER=knot: Knot DNS 3.2 (Debian 12) serves no DNS over TLS, so there is nothing to measure (SERVER=nsd or SERVER=bind)"
+        || die "TCP_TRANSPORT=tls with SERVER=knot: Knot DNS 3.2 (Debian 12) serves no DNS over TLS, so there is nothing to measure (SERVER=nsd or SERVER=bind)"
     local dflt=tcp
     [ "$TRANSPORT" = tcp ] || { dflt=tcp-dot; [ "$TLS_RESUME" = no ] || dflt=tcp-dot-resume; }
-    TCP_NAME=${TCP_NAME:-$dflt}
-    [[ $TCP_NAME =~ ^(tcp|dot)[a-z0-9/-]*$ && $TCP_NAME != *..* ]] || die "TCP_NAME=$TCP_NAME must start with tcp or dot (letters, digits, -, /)"
-    IFS=, read -r -a CONFIG_LIST <<<"${CONFIGS:-1p1s,2p1s,2p2s}"
-    [ "${#CONFIG_LIST[@]}" -gt 0 ] || die "CONFIGS is empty"
-    for v in "${CONFIG_LIST[@]}"; do
-        case $v in 1p1s|2p1s|2p2s) ;; *) die "unknown config '$v' in CONFIGS (1p1s, 2p1s, 2p2s)" ;; esac
-    done
-    if [ -n "${QUERIES:-}" ]; then
-        [ -r "$QUERIES" ] || die "QUERIES=$QUERIES is not a readable file"
+    : "${TCP_NAME:=$dflt}"
+    [[ $TCP_NAME != *..* ]] || die "TCP_NAME=$TCP_NAME must not hold '..'"
+    read -r -a CONFIG_LIST <<<"${TCP_CONFIGS//,/ }"
+    [ "${#CONFIG_LIST[@]}" -gt 0 ] || die "TCP_CONFIGS is empty"
+    QUERIES=$TCP_QUERIES
+    if [ -n "$QUERIES" ]; then
+        [ -r "$QUERIES" ] || die "TCP_QUERIES=$QUERIES is not a readable file"
         QUERIES=$(cd "$(dirname "$QUERIES")" && pwd)/$(basename "$QUERIES")
         QUERY_ARGS=(-q "$QUERIES")
     else
         QUERY_ARGS=(-n ./SOA)
     fi
-    read -r -a EXTRA_ARGS <<<"${TCPBENCH_EXTRA:-}"
+    read -r -a EXTRA_ARGS <<<"$TCPBENCH_EXTRA"
     # CPU_CHARGE: perf on the servers' CPUs at every run (charge.sh)
     charge_read_settings
     # The file limit caps the rate one tcpbench process can run at this
@@ -66,24 +47,19 @@ scale_settings() {
     fi
 }
 
+# settings_json: summary.settings: the declared settings the table records
+# (settings_summary) and what the sweep found out or derived from them.
 settings_json() {
-    jq -n --arg scale "$SCALE" --argjson d "$POINT_S" --argjson reps "$REPS" --argjson start "$START" \
-        --arg step "$STEP" --argjson res "$RES" --argjson mp "$MAX_POINTS" --argjson b "$BUDGET_S" \
-        --argjson t "$TIMEOUT_MS" --argjson cap "$PLAYER_CAP" --argjson nofile "${NOFILE_HARD/unlimited/0}" \
-        --argjson w "$WORKERS" --argjson tick "$TICK_US" --argjson burst "$MAX_BURST" --argjson reruns "$RERUNS" \
-        --argjson backlog "$BACKLOG" --argjson tcpcount "$TCP_CLIENTS" --argjson sample "$SAMPLE_MS" \
-        --arg q "${QUERIES:-}" --arg extra "${TCPBENCH_EXTRA:-}" --arg configs "${CONFIG_LIST[*]}" \
-        --argjson cf "$COLLAPSE_FRAC" --arg transport "$TRANSPORT" --arg resume "$TLS_RESUME" --argjson charge "$(charge_settings_json)" \
+    jq -n --argjson declared "$(settings_summary "$TCP_SETTINGS")" --arg scale "$SCALE" \
+        --argjson cap "$PLAYER_CAP" --argjson nofile "${NOFILE_HARD/unlimited/0}" \
+        --argjson burst "$MAX_BURST" --argjson backlog "$BACKLOG" --argjson sample "$SAMPLE_MS" \
+        --arg q "$QUERIES" --argjson cf "$COLLAPSE_FRAC" --arg resume "$TLS_RESUME" --argjson charge "$(charge_settings_json)" \
         --arg gen "$TCP_GENERATOR" --arg genv "$(if [ "$TCP_GENERATOR" = kxdpgun ]; then echo "$KXG_TCP_VERSION"; else echo "tcpbench (rootbench)"; fi)" '
-        {scale:$scale, generator:{name:$gen, version:$genv}, cpu_charge:$charge, configs:($configs | split(" ")), point_seconds:$d, repetitions:$reps,
-         transport:$transport, tls_resume:(if $transport == "tls" then ($resume == "yes") else null end),
-         coarse_start_per_server:$start, coarse_step_per_server:($step | tonumber? // $step), resolution_per_server:$res,
-         max_points_per_config:$mp, time_budget_s_per_config:$b,
-         timeout_ms:$t, workers_per_player:$w, tick_us:$tick, max_burst:$burst, reruns_for_outside_stalls:$reruns,
-         rlimit_nofile_hard:$nofile, max_rate_per_player:$cap, backlog:$backlog, tcp_count:$tcpcount,
+        {scale:$scale, generator:{name:$gen, version:$genv}, cpu_charge:$charge} + $declared
+        + {tls_resume:(if $declared.transport == "tls" then ($resume == "yes") else null end),
+         max_burst:$burst, rlimit_nofile_hard:$nofile, max_rate_per_player:$cap, backlog:$backlog,
          sample_interval_ms:$sample, collapse_fraction:$cf,
          queries:(if $q == "" then "-n ./SOA" else $q end),
-         tcpbench_extra:(if $extra == "" then null else $extra end),
          target:"unicast addresses of the servers, not the ECMP service address",
          sources:"each player spreads its connections over its AnyIP client block (-b)",
          family:($ENV.FAMILY | tonumber), source_blocks:{player1:$ENV.TCP_SRC1, player2:$ENV.TCP_SRC2},

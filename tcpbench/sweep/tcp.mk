@@ -1,9 +1,9 @@
 # tcp.mk -- the TCP capacity experiment (paper §5, Figures 5-7) and how
 # NSD's tcp-count and listen backlog move its knee (make tcp-limits). Its
 # DoT variant is tcpbench/dot/dot.mk. See docs/tcp.md.
-#   make tcp [SCALE=smoke|quick|paper] [CONFIGS=1p1s,2p1s,2p2s] [TCP_BACKLOG=N] [RB_RUN=...]
-#   make tcp RESUME=<run>/tcp   resume an interrupted sweep (same settings)
-#   make tcp-limits [SCALE=...] [LIMITS="c100-b256 ..."]
+#   make tcp [SCALE=smoke|quick|paper] [TCP_CONFIGS=1p1s,2p1s,2p2s] [TCP_BACKLOG=N] [RB_RUN=...]
+#   make tcp TCP_RESUME=<run>/tcp   resume an interrupted sweep (same settings)
+#   make tcp-limits [SCALE=...] [TCP_LIMITS="c100-b256 ..."]
 
 .PHONY: tcp tcp-limits
 tcp: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check

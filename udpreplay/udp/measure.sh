@@ -186,5 +186,5 @@ point_row() {
 }
 
 write_points() {
-    { echo "# $COLUMNS"; printf '%s\n' "${POINT_ROWS[@]}"; } | results_write "$EXP_DIR/points.csv"
+    { echo "# $POINT_COLUMNS"; printf '%s\n' "${POINT_ROWS[@]}"; } | results_write "$EXP_DIR/points.csv"
 }

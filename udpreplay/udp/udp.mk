@@ -1,5 +1,5 @@
 # udpreplay: the UDP capacity experiment (paper section 2). See docs/udp.md.
-#   make udp [TRACE=pcap] [SWEEP=search|linear] [LB="l3 l4"] [LINK=100mbit] ...
+#   make udp [UDP_TRACE=pcap] [UDP_SWEEP=search|linear] [UDP_LB="l3 l4"] [UDP_LINK=100mbit] ...
 .PHONY: udp
 udp: analysis/target-check udpreplay/build/pcap-setmac
 	@udpreplay/udp/run

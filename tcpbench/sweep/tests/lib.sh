@@ -11,7 +11,7 @@ sweep_run() {
     local run=$1; shift
     local t0=$SECONDS
     SWEEP_RC=0
-    env SCALE=smoke CONFIGS=1p1s RB_RESULTS="$(dirname "$run")" RB_RUN="$run" "$@" "$SWEEP" > "$run.log" 2>&1 || SWEEP_RC=$?
+    env SCALE=smoke TCP_CONFIGS=1p1s RB_RESULTS="$(dirname "$run")" RB_RUN="$run" "$@" "$SWEEP" > "$run.log" 2>&1 || SWEEP_RC=$?
     SWEEP_SECS=$((SECONDS - t0))
     note "sweep $* -> exit $SWEEP_RC in ${SWEEP_SECS}s"
     sed 's/^/  | /' "$run.log"
