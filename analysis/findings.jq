@@ -7,13 +7,10 @@
 # Tested against the fixture results (analysis/tests/53-findings.test).
 
 include "report-lib";
-# Each experiment's sentences are in its folder's section.jq.
-include "udpreplay/udp/section";
-include "analysis/sizes/section";
-include "analysis/sizes-matrix/section";
-include "scripts/lb/section";
-include "tcpbench/sweep/section";
-include "scripts/compare/section";
+# Each experiment's sentences come from its folder's section.jq through the
+# module analysis/report generates from the registry (report-sections.jq),
+# in the registry's report_order.findings.
+include "sections";
 
 # What this run does not say: experiments absent, failed or interrupted.
 def finding_missing($b; $names):
@@ -24,8 +21,7 @@ def finding_missing($b; $names):
   | if length > 0 then ["Not measured in this run, so not summarised here: " + join("; ") + "."] else [] end;
 
 def findings_section($b; $names):
-  (finding_udp_unshaped($b) + finding_udp_shaped($b) + finding_sizes($b) + finding_matrix($b) + roadmap_findings($b) + finding_lb($b)
-   + finding_tcp($b; "tcp") + finding_tcp($b; "tcp-direct") + finding_compare($b) + finding_missing($b; $names)) as $f
+  ([in_order($b.registry; $b.order.findings // []) | findings_of($b; .)[]] + finding_missing($b; $names)) as $f
   | "<section id=\"findings\"><h2>Findings</h2><ul class=\"findings\">"
   + ([$f[] | "<li>" + . + "</li>"] | join(""))
   + "</ul><p><small>Each sentence is read from the results below (hover a number for its file and path); the sections that follow give the evidence.</small></p></section>";

@@ -78,6 +78,6 @@ def bundle:
    testbed: one("testbed"), bench: one("bench"),
    zones: ([$m[] | select(.[0] == "zone") | .[1] as $k | doc(.[2]) | select(blank | not)
             | parsed | select(has("ok")) | {($k): .ok}] | add // {}),
-   paper: $paper[0], labels: $labels[0], registry: $registry[0].experiments,
+   paper: $paper[0], labels: $labels[0], registry: $registry[0].experiments, order: ($registry[0].report_order // {}),
    exps: ([$m[] | select(.[0] == "exp" or .[0] == "exp-absent")
            | {(.[1]): experiment(.[1]; .[2]; .[0] == "exp"; $m; $limit)}] | add // {})};

@@ -274,3 +274,23 @@ def per_cpu_sentence($s; $f):
        then ", the daemons limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; a whole CPU's figure is this projection, not a measurement)."
        else ")." end)
   else "" end;
+
+# ------------------------------------------------------------ IPv4 beside IPv6
+
+# fam_pair($b; $e): the IPv4 and IPv6 runs of the registry entry $e
+# (<name>/ and <name>-v6/ of the bundle).
+def fam_pair($b; $e): [$b.exps[$e.name], $b.exps[$e.name + "-v6"]];
+
+# fam_row: one figure of an experiment over IPv4 ($e4) and IPv6 ($e6),
+# with the ratio IPv6 / IPv4 and the difference when both are numbers.
+def fam_row($what; $e4; $e6; $path; $round; $scale):
+  "<tr><th>\($what)</th><td>\(val($e4.summary; $e4.file; $path; $round; $scale))</td><td>\(val($e6.summary; $e6.file; $path; $round; $scale))</td>"
+  + "<td>\(calc("ratio"; ref($e6.summary; $e6.file; $path); ref($e4.summary; $e4.file; $path); 3; null))</td>"
+  + "<td>\(calc("diff"; ref($e6.summary; $e6.file; $path); ref($e4.summary; $e4.file; $path); $round; $scale))</td></tr>";
+def fam_head: "<table class=\"cmp\"><tr><th></th><th>IPv4</th><th>IPv6</th><th>ratio IPv6 / IPv4</th><th>difference</th></tr>";
+
+# in_order($entries; $names): the registry entries $entries, those named in
+# $names first in that order, then the others in the registry's order.
+def in_order($entries; $names):
+  ([$names[] as $n | $entries[] | select(.name == $n)]
+   + [$entries[] | select(.name as $n | any($names[]; . == $n) | not)])[];

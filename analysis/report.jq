@@ -12,15 +12,10 @@
 
 include "report-lib";
 include "findings";
-# Each experiment's section is in its folder's section.jq.
-include "udpreplay/udp/section";
-include "analysis/sizes/section";
-include "analysis/sizes-matrix/section";
-include "scripts/lb/section";
-include "tcpbench/sweep/section";
-include "tcpbench/dot/section";
-include "scripts/compare/section";
-include "udpreplay/budget-validation/section";
+# Each experiment's section, Findings, rows and headline come from its
+# folder's section.jq through the module "sections" that analysis/report
+# generates from the registry (analysis/report-sections.jq).
+include "sections";
 
 # ------------------------------------------------------------ sections
 
@@ -119,64 +114,19 @@ def bench_section:
 
 # ------------------------------------------------------------ families
 
-# fam_row: one figure of an experiment over IPv4 ($e4) and IPv6 ($e6),
-# with the ratio IPv6 / IPv4 and the difference when both are numbers.
-def fam_row($what; $e4; $e6; $path; $round; $scale):
-  "<tr><th>\($what)</th><td>\(val($e4.summary; $e4.file; $path; $round; $scale))</td><td>\(val($e6.summary; $e6.file; $path; $round; $scale))</td>"
-  + "<td>\(calc("ratio"; ref($e6.summary; $e6.file; $path); ref($e4.summary; $e4.file; $path); 3; null))</td>"
-  + "<td>\(calc("diff"; ref($e6.summary; $e6.file; $path); ref($e4.summary; $e4.file; $path); $round; $scale))</td></tr>";
-def fam_head: "<table class=\"cmp\"><tr><th></th><th>IPv4</th><th>IPv6</th><th>ratio IPv6 / IPv4</th><th>difference</th></tr>";
-
-# fam_rows($k; $e4; $e6): the figures compared for experiment kind $k.
-def fam_rows($k; $e4; $e6):
-  if $k == "udp" then
-    fam_row("status"; $e4; $e6; ["status"]; null; null)
-    + fam_row("ceiling, answered q/s"; $e4; $e6; ["ceiling_qps"]; 0; null)
-    + fam_row("most answered q/s at ratio above the threshold"; $e4; $e6; ["by_lb",0,"max_good_answered_qps"]; 0; null)
-    + fam_row("mean answer on the wire, bytes"; $e4; $e6; ["mean_answer_wire_bytes"]; 1; null)
-    + fam_row("layer that lost the first answers"; $e4; $e6; ["verdict","layer"]; null; null)
-  elif $k == "sizes" then
-    fam_row("status"; $e4; $e6; ["status"]; null; null)
-    + ([(($e4.summary.variants // {}) | keys_unsorted[]) as $v | select(($e6.summary.variants // {}) | has($v))
-        | fam_row("\($v): bytes per query in"; $e4; $e6; ["variants",$v,"bytes_per_query_in"]; 1; null)
-          + fam_row("\($v): bytes per query out"; $e4; $e6; ["variants",$v,"bytes_per_query_out"]; 1; null)
-          + fam_row("\($v): growth of answers vs unsigned, %"; $e4; $e6; ["variants",$v,"growth_vs_unsigned"]; 1; 100)] | join(""))
-  elif $k == "lb" then
-    fam_row("verdict"; $e4; $e6; ["verdict"]; null; null)
-    + fam_row("balancer"; $e4; $e6; ["lb"]; null; null)
-    + fam_row("client source addresses"; $e4; $e6; ["sources"]; null; null)
-    + fam_row("TCP queries"; $e4; $e6; ["queries"]; null; null)
-    + fam_row("failed queries"; $e4; $e6; ["failed","total"]; null; null)
-    + fam_row("sources seen by both servers"; $e4; $e6; ["overlap_sources","count"]; null; null)
-    + fam_row("connections split across servers"; $e4; $e6; ["split_connections","count"]; null; null)
-    + fam_row("router IPv6 hash policy (net.ipv6.fib_multipath_hash_policy)"; $e4; $e6; ["flow_label","router_hash_policy"]; null; null)
-    + fam_row("sources whose connections carried several flow labels"; $e4; $e6; ["flow_label","sources_with_several_labels"]; null; null)
-    + fam_row("of them on both servers"; $e4; $e6; ["flow_label","of_them_on_both_servers"]; null; null)
-    + fam_row("connections whose flow label changed"; $e4; $e6; ["flow_label","connections_label_changed"]; null; null)
-    + fam_row("flow label in the hash (measured)"; $e4; $e6; ["flow_label","measured_in_hash"]; null; null)
-  elif $k == "tcp" then
-    fam_row("status"; $e4; $e6; ["status"]; null; null)
-    + ([(($e4.summary.configs // {}) | keys[]) as $c | select(($e6.summary.configs // {}) | has($c))
-        | fam_row("\($c): 0.1 % failed at, conn/s"; $e4; $e6; ["configs",$c,"fail_0_1pct_qps"]; 0; null)
-          + fam_row("\($c): 1 % failed at, conn/s"; $e4; $e6; ["configs",$c,"fail_1pct_qps"]; 0; null)
-          + fam_row("\($c): most handled, conn/s"; $e4; $e6; ["configs",$c,"max_qps"]; 0; null)
-          + fam_row("\($c): verdict"; $e4; $e6; ["configs",$c,"verdict","summary"]; null; null)] | join(""))
-  else "" end;
-
 # family_section: every experiment run over IPv6 (<name>-v6/) beside its
 # IPv4 run (<name>/), figure by figure; nothing when none ran over IPv6.
 def family_section($b):
-  [$b.registry[] | select(.v6) | [.name, .labels, .title]] as $pairs
-  | [$pairs[] | select($b.exps[.[0] + "-v6"].dir_exists // false)] as $ran
+  [$b.registry[] | select(.v6) | select($b.exps[.name + "-v6"].dir_exists // false)] as $ran
   | if ($ran | length) == 0 then "" else
     "<section id=\"family\"><h2>IPv4 and IPv6 side by side</h2>"
     + "<p><b>What is compared.</b> Each experiment below ran once over IPv4 (to the service address \(val($b.testbed; "testbed.json"; ["service","ipv4"])), results in <code>&lt;experiment&gt;/</code>) and once over IPv6 (to \(val($b.testbed; "testbed.json"; ["service","ipv6"])) through the router's IPv6 ECMP, answers to the Listener's IPv6 address, results in <code>&lt;experiment&gt;-v6/</code>), with the same settings and, for the UDP experiments and sizes, the same DNS queries. An IPv6 header without extensions is twice as long as an IPv4 header without options, so every query and answer is longer on the wire by the difference. For the load balancer, IPv6 adds the flow label: whether the router hashes it decides whether one source's connections can reach both servers (docs/lb-verify.md).</p>"
-    + ([$ran[] | .[0] as $n | .[1] as $k | $b.exps[$n] as $e4 | $b.exps[$n + "-v6"] as $e6
-        | "<h3>\(.[2] | esc) \(status_badge($e4)) \(status_badge($e6))</h3>"
+    + ([$ran[] | . as $r | fam_pair($b; $r) as [$e4, $e6]
+        | "<h3>\($r.title | esc) \(status_badge($e4)) \(status_badge($e6))</h3>"
           + status_text($e6; "the IPv6 run")
-          + fam_head + fam_rows($k; $e4; $e6) + "</table>"
-          + (if $k == "lb" and ($e6.summary.flow_label.finding // null) != null then "<p>Flow label: \(val($e6.summary; $e6.file; ["flow_label","finding"]))</p>" else "" end)
-          + "<details><summary>Figures of the IPv6 run of \(.[2] | esc)</summary>" + figures($e6) + "</details>"] | join(""))
+          + fam_head + family_rows_of($b; $r) + "</table>"
+          + family_note_of($b; $r)
+          + "<details><summary>Figures of the IPv6 run of \($r.title | esc)</summary>" + figures($e6) + "</details>"] | join(""))
     + "</section>"
   end;
 
@@ -186,20 +136,15 @@ def family_section($b):
 # its servers under a CPU budget (SERVER_CPU): each experiment's figure
 # per CPU, or why it has none. Shown only then.
 def per_cpu_section($b):
-  ( [ ($b.exps["udp-unshaped"] | select(.summary.per_cpu != null)
-       | {name: "UDP, unshaped", s: .summary, f: .file, path: ["per_cpu"], fig: "qps_per_cpu", unit: "answers/s"}),
-      (["1p1s","2p1s","2p2s"][] as $c | ($b.exps.tcp.subs[$c] // null) | select(. != null and .summary.per_cpu != null)
-       | {name: "TCP, \($c)", s: .summary, f: "tcp/\($c)/summary.json", path: ["per_cpu"], fig: "conn_per_cpu", unit: "connections/s"}),
-      (["full","resume"][] as $k | $b.exps.dot | select(.summary != null) | .summary as $d | .file as $df
-       | ($d[$k].configs // {}) | keys[] as $c | select($d[$k].configs[$c].budget != null)
-       | {name: "DoT, \(if $k == "full" then "full handshakes" else "resumed" end), \($c)", s: $d, f: $df,
-          path: [$k,"configs",$c], fig: "handshakes_per_cpu", unit: "handshakes/s", budget_key: "budget", rule_key: "per_cpu_rule"}) ]
-    | map(select(. as $r | $r.s | getpath($r.path + [$r.budget_key // "budget"]) | type == "number")) ) as $rows
-  | ($b.exps["budget-validation"] // {}) as $v
-  | if ($rows | length) == 0 and $v.summary == null then "" else
+  ([$b.registry[] | per_cpu_rows_of($b; .)[]]
+   | map(select(. as $r | $r.s | getpath($r.path + [$r.budget_key // "budget"]) | type == "number"))) as $rows
+  # the sections placed here (registry: place "per-cpu", the method's
+  # validation): shown with the rows, and on their own when they ran
+  | [$b.registry[] | select(.place == "per-cpu")] as $here
+  | if ($rows | length) == 0 and ([$here[] | select($b.exps[.name].summary != null)] | length) == 0 then "" else
       "<section id=\"per-cpu\"><h2>Capacity per CPU of this host</h2>"
       + "<p><b>Method.</b> On this machine the rig (generator, router, switch) runs out before a whole-CPU server, so the servers ran under a CPU budget (SERVER_CPU: each daemon may use that share of a CPU) that makes them the bottleneck; the figure per CPU is the rate the server handled over the server CPU's busy share while the load ran (the daemon and, with its receive path steered to its CPU, its kernel work), only where the server's CPU was what ran out and the generator kept its schedule. It is a projection to a whole CPU, not a measurement of one, and it depends on the budget (docs/tcp.md, docs/methodology.md: the method's validation across budgets).</p>"
-      + budget_validation($v)
+      + ([$here[] | section_of($b; .)] | join(""))
       + (if ($rows | length) == 0 then "" else
       "<table class=\"cmp\"><tr><th>experiment</th><th>server CPU budget</th><th>per CPU (projection)</th><th>unit</th><th>or why none</th></tr>"
       + ([$rows[] | . as $r
@@ -218,7 +163,7 @@ def headlines($b):
   [$b.registry[] | select(.headline != null) | . as $r | ($b.exps[$r.name] // null) as $e
    | select($e != null and $e.summary != null)
    | if $r.headline == "verdict" then
-       (if $r.name == "lb" then lb_card($b) else "" end) | select(. != "")
+       headline_of($b; $r) | select(. != "")
        | "<div class=\"headline\"><a class=\"to\" href=\"#\($r.name)\">\($r.short | esc) &rarr;</a>" + . + "</div>"
      else
        ([$e.figures[] | select(.png | endswith("/" + $r.headline))][0] // $e.figures[0] // null) as $fig
@@ -247,11 +192,11 @@ def page:
   + "<h1>rootbench report</h1>\n"
   + fixture_banner($b)
   + "<p class=\"intro\">Results <code class=\"meta\">\($b.run | esc)</code>, generated <span class=\"meta\">\($b.generated | esc)</span>. The reference study: \(val($b.paper; "paper.json"; ["citation"])). Every number is read from the results directory (hover: its file and path); every value and table is on <a href=\"\(data_page)\">the data page</a>.</p>\n"
-  # A comparison of servers (make compare-servers) holds the experiments in
-  # each server's own directories: its page shows the comparison, the
-  # testbed and the experiments this directory itself holds, not a "did not
-  # run" section for each of the others.
-  + ($b.exps.compare.dir_exists) as $cmp
+  # A comparison (registry: comparison, make compare-servers) holds the
+  # experiments in each server's own directories: its page shows the
+  # comparison, the testbed and the experiments this directory itself
+  # holds, not a "did not run" section for each of the others.
+  + ([$b.registry[] | select(.comparison) | $b.exps[.name].dir_exists] | any) as $cmp
   | def shown($k): ($cmp | not) or $b.exps[$k].dir_exists;
   [$b.registry[] | select(.bench) | [.name, .short]] as $experiments
   | (if $cmp then "" else
@@ -260,15 +205,11 @@ def page:
   | (if ($heads | length) == 0 then findings_section($b; if $cmp then [] else $experiments end)
      else "<div class=\"first\"><div>" + findings_section($b; if $cmp then [] else $experiments end) + "</div>"
        + "<div class=\"headlines\">" + ($heads | join("")) + "</div></div>" end) + "\n"
-  + bench_section + "\n" + compare_section($b) + "\n" + per_cpu_section($b) + "\n" + testbed_section + "\n"
-  + (if shown("udp") then udp_section($b; "udp"; "UDP ceiling on a shaped link, as in the paper"; "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling of an instance whose link limits it, as the paper's did.") + "\n" else "" end)
-  + (if shown("udp-unshaped") then udp_section($b; "udp-unshaped"; "UDP ceiling, unshaped"; "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with the shaped ceiling above: the difference is the headroom the servers have over the paper's link.") + "\n" else "" end)
-  + (if shown("sizes") then sizes_section($b) + "\n" else "" end)
-  + (if shown("sizes-matrix") then sizes_matrix_section($b) + "\n" + roadmap_section($b) + "\n" else "" end)
-  + (if shown("lb") then lb_section($b) + "\n" else "" end)
-  + (if shown("tcp") then tcp_section($b; "tcp"; "TCP capacity") + "\n" else "" end)
-  + (if shown("tcp-direct") then tcp_section($b; "tcp-direct"; "TCP capacity of the server, with kxdpgun") + "\n" else "" end) + (if shown("tcp-limits") then tcp_limits_section($b) + "\n" else "" end)
-  + (if shown("dot") then dot_section($b) + "\n" else "" end)
+  + bench_section + "\n"
+  + ([$b.registry[] | select(.comparison) | section_of($b; .)] | join("")) + "\n"
+  + per_cpu_section($b) + "\n" + testbed_section + "\n"
+  + ([in_order($b.registry; $b.order.sections // []) | select((.comparison | not) and .place == null and shown(.name))
+      | section_of($b; .) + "\n"] | join(""))
   + family_section($b) + "\n"
   + "</body></html>";
 

@@ -1,6 +1,6 @@
 # section.jq -- the DNSSEC sizing matrix: its section of the report and its Findings
-# sentences (analysis/report.jq and analysis/findings.jq include this file;
-# every value is tagged for analysis/report-check).
+# sentences through the section interface at the end of this file
+# (analysis/report-sections.jq; every value is tagged for analysis/report-check).
 
 include "report-lib";
 include "analysis/sizes-matrix/roadmap";
@@ -8,9 +8,9 @@ include "analysis/sizes-matrix/roadmap";
 # sizes_matrix_section: the DNSSEC sizing matrix (analysis/sizes-matrix/run):
 # per cell bytes per query, TC share, answer sizes, the DNSKEY
 # answer, and against each link speed which ceiling an instance hits first.
-def sizes_matrix_section($b):
-  $b.exps["sizes-matrix"] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
-  | "<section id=\"sizes-matrix\"><h2>DNSSEC sizing matrix: algorithms, key rolls, DO share, EDNS buffer \(status_badge($e))</h2>"
+def sizes_matrix_section($b; $key; $heading):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | "<section id=\"\($key)\"><h2>\($heading) \(status_badge($e))</h2>"
   + status_text($e; "the sizing matrix")
   # a failed run may hold no cells, checks or links: nothing to tabulate
   + if $s == null or ($s.cells | type) != "array" then "</section>" else
@@ -51,7 +51,7 @@ def sizes_matrix_section($b):
             + "</tr>"] | join(""))
       + "</table>"
       + "<details><summary>What is measured</summary><p>Each cell serves one zone state (signing algorithm and key sizes, NSEC or NSEC3, a KSK roll with two KSKs signing the DNSKEY set, a ZSK pre-published) and replays one query profile (the DO share of the paper's traffic, of a root server's more recent traffic, or forced) with the advertised EDNS buffer as the profile has it or forced to one size, slowly enough that every query is answered. The switch's SNMP octet counters on the router's server-side port give bytes per query in and out; a capture of the answers gives the share truncated (TC=1: each such query comes back over TCP) and the answer sizes; dig gives the DNSKEY answer of each zone state, whole over TCP and whether it fits a UDP answer. The rules (analysis/sizes-matrix/rules.jq) add the Ethernet overhead per frame to the SNMP bytes, divide each link speed by the result to get the query rate that fills the link, and compare it with the server's unshaped UDP ceiling from this run: the lower one is hit first; where the link's is lower, that rate is where the instance turns from query-bound to byte-bound. The paper (\(val($p; "paper.json"; ["sizes","section"]))) measured one signed zone with one traffic mix.</p></details>"
-      + settings_table($s; $f; $b.labels["sizes-matrix"] // {}) + more_link("sizes-matrix"; $e)
+      + settings_table($s; $f; $b.labels[$key] // {}) + more_link($key; $e)
       + "</section>"
     end;
 
@@ -59,8 +59,8 @@ def sizes_matrix_section($b):
 # roadmap states, analysis/sizes-matrix/roadmap.jq): each state's answers
 # against 1232 bytes, the TC shares they cause and the TCP they ask for.
 # Empty when the matrix measured no roadmap state.
-def roadmap_section($b):
-  $b.exps["sizes-matrix"] as $e | $e.summary as $s | $e.file as $f
+def roadmap_section($b; $key):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if ($s.roadmap | type) != "object" then "" else
       ["roadmap"] as $r
       | ([$s.roadmap.phases | to_entries[] | select(.value.measured) | .key]) as $rows
@@ -111,15 +111,15 @@ def roadmap_section($b):
       + "<details><summary>What is measured</summary><p>Each state is a zone variant (docs/zones.md) built from the same key cache as today's (what each holds: docs/sizes-matrix.md and the data page); docs/sizes-matrix.md maps them to the public roll plan as far as its text allows. The size models carry a private algorithm number and keys and signatures as long as each standard specifies; validators refuse them; they answer how many bytes, nothing else. The four answers come from dig on a player (DO=1, over TCP so they are whole). The truncated shares come from replaying the " + $mix + " query mix"
       + (if ($s.roadmap.mix_do_share | type) == "number" then " (DO=1 in " + val($s; $f; $r + ["mix_do_share"]; 1; 100) + " % of its queries, the latest share in this suite's data)" else "" end)
       + " and the same mix with every query DO=1, every query with an OPT record advertising " + $lim + " bytes, with the answers captured at the Listener; bytes per query come from the switch's SNMP counters. The answers' sizes depend on the names asked (www.example.com. for the referral, www.example. for the NXDOMAIN) and on the server's additional-section policy.</p></details>"
-      + more_link("sizes-matrix"; $e)
+      + more_link($key; $e)
       + "</section>"
     end;
 
 # roadmap_findings($b): which phase of the roll first crosses 1232 bytes
 # and with which answers, what the 2048-bit control does, and the TCP share
 # each size model forces.
-def roadmap_findings($b):
-  $b.exps["sizes-matrix"] as $e | $e.summary as $s | $e.file as $f | ["roadmap"] as $r
+def roadmap_findings($b; $key):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f | ["roadmap"] as $r
   | if ($s.roadmap | type) != "object" then [] else
       [(if $s.roadmap.first_crossing != null then
           "In the algorithm roll, the first state whose answers outgrow " + val($s; $f; $r + ["limit_bytes"]) + " bytes is \"" + val($s; $f; $r + ["first_crossing","label"]) + "\", with its "
@@ -149,8 +149,8 @@ def roadmap_findings($b):
 
 # Sizes matrix: the key-roll DNSKEY answer and truncation at 512 bytes,
 # then where the root-like zone turns the instance byte-bound.
-def finding_matrix($b):
-  $b.exps["sizes-matrix"] as $e | $e.summary as $s | $e.file as $f
+def finding_matrix($b; $key):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if ok($e) and ($s.checks | type) == "object" then
       ([$s.cells | to_entries[] | select(.value.zone_state == "root" and .value.edns == "512") | .key][0]) as $j
       | ([$s.cells | to_entries[] | select(.value.zone_state == "unsigned" and .value.edns == "512") | .key][0]) as $u
@@ -181,3 +181,14 @@ def finding_matrix($b):
                  else " (the servers' UDP ceiling was not measured in this run, so which limit comes first is not said)." end)]
            end)
     else [] end;
+
+# ------------------------------------------------------------ the section interface
+# (analysis/report-sections.jq; $e: the experiment's registry entry)
+
+# section: the matrix, then the roadmap measured with it.
+def section($b; $e): sizes_matrix_section($b; $e.name; $e.heading // $e.title) + "\n" + roadmap_section($b; $e.name);
+def findings($b; $e): finding_matrix($b; $e.name) + roadmap_findings($b; $e.name);
+def family_rows($b; $e): "";
+def family_note($b; $e): "";
+def per_cpu_rows($b; $e): [];
+def headline($b; $e): "";

@@ -1,6 +1,6 @@
 # section.jq -- response sizes: its section of the report and its Findings
-# sentences (analysis/report.jq and analysis/findings.jq include this file;
-# every value is tagged for analysis/report-check).
+# sentences through the section interface at the end of this file
+# (analysis/report-sections.jq; every value is tagged for analysis/report-check).
 
 include "report-lib";
 
@@ -38,9 +38,9 @@ def sizes_table($s; $f; $p):
       + "</table>"
     end;
 
-def sizes_section($b):
-  $b.exps.sizes as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
-  | "<section id=\"sizes\"><h2>Response sizes, unsigned and signed \(status_badge($e))</h2>"
+def sizes_section($b; $key; $heading):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | "<section id=\"\($key)\"><h2>\($heading) \(status_badge($e))</h2>"
   + status_text($e; "the sizes experiment")
   + if $s == null then "</section>" else
       figures($e)
@@ -71,14 +71,14 @@ def sizes_section($b):
       + ([$p.sizes.edns_sizes.rows | to_entries[] | .key as $i | ["sizes","edns_sizes","rows",$i] as $q
           | "<tr><td>\(val($p; "paper.json"; $q + ["size"]))</td><td>\(val($p; "paper.json"; $q + ["count"]))</td><td>\(if .value.share then val($p; "paper.json"; $q + ["share"]; 0; 100) + "%" else "" end)</td></tr>"] | join(""))
       + "</table></div></details>"
-      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + more_link("sizes"; $e)
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + more_link($key; $e)
       + "</section>"
     end;
 
 # Sizes: the paper's signing against unsigned, then every other variant,
 # in one sentence.
-def finding_sizes($b):
-  $b.exps.sizes as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+def finding_sizes($b; $key):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
   | if ok($e) and ($s.variants.unsigned.bytes_per_query_out | type) == "number"
        and ($s.variants.signed.bytes_per_query_out | type) == "number" then
       ([$s.variants | to_entries[] | select(.key != "unsigned" and .key != "signed" and (.value.growth_vs_unsigned | type) == "number")
@@ -91,3 +91,19 @@ def finding_sizes($b):
          + val($p; "paper.json"; ["sizes","growth_vs_unsigned"]; 0; 100) + " %), so a link carries that many fewer answers per second"
          + (if ($others | length) > 0 then "; other signings: " + ($others | join(", ")) else "" end) + "."]
     else [] end;
+
+# ------------------------------------------------------------ the section interface
+# (analysis/report-sections.jq; $e: the experiment's registry entry)
+
+def section($b; $e): sizes_section($b; $e.name; $e.heading // $e.title);
+def findings($b; $e): finding_sizes($b; $e.name);
+def family_rows($b; $e):
+  fam_pair($b; $e) as [$e4, $e6]
+  | fam_row("status"; $e4; $e6; ["status"]; null; null)
+  + ([(($e4.summary.variants // {}) | keys_unsorted[]) as $v | select(($e6.summary.variants // {}) | has($v))
+      | fam_row("\($v): bytes per query in"; $e4; $e6; ["variants",$v,"bytes_per_query_in"]; 1; null)
+        + fam_row("\($v): bytes per query out"; $e4; $e6; ["variants",$v,"bytes_per_query_out"]; 1; null)
+        + fam_row("\($v): growth of answers vs unsigned, %"; $e4; $e6; ["variants",$v,"growth_vs_unsigned"]; 1; 100)] | join(""));
+def family_note($b; $e): "";
+def per_cpu_rows($b; $e): [];
+def headline($b; $e): "";

@@ -1,6 +1,6 @@
 # section.jq -- the servers compared: its section of the report and its Findings
-# sentences (analysis/report.jq and analysis/findings.jq include this file;
-# every value is tagged for analysis/report-check).
+# sentences through the section interface at the end of this file
+# (analysis/report-sections.jq; every value is tagged for analysis/report-check).
 
 include "report-lib";
 
@@ -14,10 +14,10 @@ def spread_words($s; $f; $path; $round):
 
 # compare (make compare-servers): the servers side by side, each value from
 # compare/summary.json, which copies it from that server's own summary.
-def compare_section($b):
-  $b.exps.compare as $e | $e.summary as $s | $e.file as $f
+def compare_section($b; $key; $heading):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if $e.dir_exists | not then "" else
-    "<section id=\"compare\"><h2>Servers compared \(status_badge($e))</h2>"
+    "<section id=\"\($key)\"><h2>\($heading) \(status_badge($e))</h2>"
     + "<p><b>What is measured.</b> The same experiments against each server software in turn, on the same testbed, zones and traces: the UDP ceiling on an unshaped link, bytes per query on the unsigned and the paper's signed zone (from the switch's SNMP counters), and the TCP sweep 1p1s with the verdict on its knee; the servers take turns, repetition by repetition. A knee the verdict does not attribute to the server is the rig's, not the server's capacity. The servers' settings side by side, and what each adds to an answer: docs/servers.md. Each server's full report: "
     + ([$s.servers // [] | to_entries[] | .key as $i | .value as $row | "\(val($s; $f; ["servers", $i, "name"])) " + ([range(1; $row.repetitions + 1) | "<a href=\"servers/\($row.server | esc)/r\(.)/report.html\">r\(.)</a>"] | join(" "))] | join(" · ")) + ".</p>"
     + status_text($e; "the comparison of servers")
@@ -58,15 +58,15 @@ def compare_section($b):
         + "<p>Status of each server's experiments, per repetition: " + ([$s.servers | to_entries[] | .key as $i
             | "\(val($s; $f; ["servers",$i,"name"])): UDP \([.value.udp.statuses | to_entries[] | val($s; $f; ["servers",$i,"udp","statuses",.key])] | join("/")), sizes \([.value.sizes.statuses | to_entries[] | val($s; $f; ["servers",$i,"sizes","statuses",.key])] | join("/")), TCP \([.value.tcp.statuses | to_entries[] | val($s; $f; ["servers",$i,"tcp","statuses",.key])] | join("/"))"] | join("; ")) + ".</p>"
         + "<p>The answer codes and answer sizes of each server's sizes run are copied from its results to the data page: differences in bytes per query come from what each server puts in an answer's authority and additional sections (docs/servers.md).</p>"
-        + more_link("compare"; $e)
+        + more_link($key; $e)
       end)
     + "</section>"
   end;
 
 # Servers compared: each server's median UDP ceiling, TCP knee (and
 # whether it is the server's) and signed bytes per query.
-def finding_compare($b):
-  $b.exps.compare as $e | $e.summary as $s | $e.file as $f
+def finding_compare($b; $key):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | def each(what): [$s.servers | to_entries[] | .key as $i | val($s; $f; ["servers",$i,"name"]) + " " + ($i | what)] | join(", ");
   if ($s.servers | type) == "array" and ($s.servers | length) > 0 then
       ["Servers compared on the same testbed (repetitions: " + each(val($s; $f; ["servers",.,"repetitions"]))
@@ -86,3 +86,13 @@ def finding_compare($b):
        + each(val($s; $f; ["servers",.,"sizes","bytes_per_query_out_unsigned","median"]; 1; null) + " and "
               + val($s; $f; ["servers",.,"sizes","bytes_per_query_out_signed","median"]; 1; null)) + "."]
     else [] end;
+
+# ------------------------------------------------------------ the section interface
+# (analysis/report-sections.jq; $e: the experiment's registry entry)
+
+def section($b; $e): compare_section($b; $e.name; $e.heading // $e.title);
+def findings($b; $e): finding_compare($b; $e.name);
+def family_rows($b; $e): "";
+def family_note($b; $e): "";
+def per_cpu_rows($b; $e): [];
+def headline($b; $e): "";

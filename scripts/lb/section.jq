@@ -1,12 +1,12 @@
 # section.jq -- TCP load-balancer stickiness: its section of the report and its Findings
-# sentences (analysis/report.jq and analysis/findings.jq include this file;
-# every value is tagged for analysis/report-check).
+# sentences through the section interface at the end of this file
+# (analysis/report-sections.jq; every value is tagged for analysis/report-check).
 
 include "report-lib";
 
-def lb_section($b):
-  $b.exps.lb as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
-  | "<section id=\"lb\"><h2>TCP load-balancer stickiness \(status_badge($e))</h2>"
+def lb_section($b; $key; $heading):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+  | "<section id=\"\($key)\"><h2>\($heading) \(status_badge($e))</h2>"
   + status_text($e; "the load-balancer check")
   + if $s == null then "</section>" else
       (if ($e.figures | length) > 0 then figures($e) else "" end)
@@ -27,14 +27,14 @@ def lb_section($b):
       + "</table>"
       + "<details><summary>What is measured</summary><p>DNS over TCP needs every packet of a connection to reach the same server; a balancer that splits a connection breaks it. Many client source addresses each make TCP queries; both servers record which sources reached them. The verdict is <em>pass</em> only when every query succeeded, no source reached both servers (overlap) and no connection was split. The paper (\(val($p; "paper.json"; ["lb","section"]))) found both routers sticky and the sources shared about evenly between the two servers. A per-packet balancer, which must fail this check, is its negative control.</p></details>"
       + (if $e.texts | length > 0 then ([$e.texts[] | "<p>Text report: <a href=\"\(esc)\"><code>\(esc)</code></a></p>"] | join("")) else "" end)
-      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + more_link("lb"; $e)
+      + settings_table($s; $f; $b.labels[$s.experiment] // {}) + more_link($key; $e)
       + "</section>"
     end;
 
 # lb_card($b): the verdict as the report's first screen shows it (the
 # experiment has no figure): pass or fail, and the counts that decide it.
-def lb_card($b):
-  $b.exps.lb as $e | $e.summary as $s | $e.file as $f
+def lb_card($b; $key):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if ($s.verdict // null) == null then "" else
       "<div class=\"card \(if ($s.verdict | ascii_downcase) == "pass" then "pass" else "fail" end)\"><div class=\"verdict\">Load balancer: " + val($s; $f; ["verdict"]) + "</div>"
       + "<p>Does every TCP connection stay on one server? Of " + val($s; $f; ["sources"]) + " client sources, "
@@ -44,8 +44,8 @@ def lb_card($b):
     end;
 
 # LB: the stickiness verdict and the three figures that decide it.
-def finding_lb($b):
-  $b.exps.lb as $e | $e.summary as $s | $e.file as $f
+def finding_lb($b; $key):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if ok($e) and ($s.verdict // null) != null then
       ["The load balancer's stickiness check gave " + val($s; $f; ["verdict"])
        + (if ($s.verdict | ascii_downcase) == "pass" then "" else " (every TCP connection must stay on one server: DNS over TCP breaks through this balancer)" end)
@@ -54,3 +54,29 @@ def finding_lb($b):
        + val($s; $f; ["split_connections"] | in_object($s; "count")) + " TCP connections were split across servers and "
        + val($s; $f; ["failed"] | in_object($s; "total")) + " queries failed."]
     else [] end;
+
+# ------------------------------------------------------------ the section interface
+# (analysis/report-sections.jq; $e: the experiment's registry entry)
+
+def section($b; $e): lb_section($b; $e.name; $e.heading // $e.title);
+def findings($b; $e): finding_lb($b; $e.name);
+def family_rows($b; $e):
+  fam_pair($b; $e) as [$e4, $e6]
+  | fam_row("verdict"; $e4; $e6; ["verdict"]; null; null)
+  + fam_row("balancer"; $e4; $e6; ["lb"]; null; null)
+  + fam_row("client source addresses"; $e4; $e6; ["sources"]; null; null)
+  + fam_row("TCP queries"; $e4; $e6; ["queries"]; null; null)
+  + fam_row("failed queries"; $e4; $e6; ["failed","total"]; null; null)
+  + fam_row("sources seen by both servers"; $e4; $e6; ["overlap_sources","count"]; null; null)
+  + fam_row("connections split across servers"; $e4; $e6; ["split_connections","count"]; null; null)
+  + fam_row("router IPv6 hash policy (net.ipv6.fib_multipath_hash_policy)"; $e4; $e6; ["flow_label","router_hash_policy"]; null; null)
+  + fam_row("sources whose connections carried several flow labels"; $e4; $e6; ["flow_label","sources_with_several_labels"]; null; null)
+  + fam_row("of them on both servers"; $e4; $e6; ["flow_label","of_them_on_both_servers"]; null; null)
+  + fam_row("connections whose flow label changed"; $e4; $e6; ["flow_label","connections_label_changed"]; null; null)
+  + fam_row("flow label in the hash (measured)"; $e4; $e6; ["flow_label","measured_in_hash"]; null; null);
+# family_note: what the IPv6 run found of the flow label.
+def family_note($b; $e):
+  fam_pair($b; $e)[1] as $e6
+  | if ($e6.summary.flow_label.finding // null) != null then "<p>Flow label: \(val($e6.summary; $e6.file; ["flow_label","finding"]))</p>" else "" end;
+def per_cpu_rows($b; $e): [];
+def headline($b; $e): lb_card($b; $e.name);

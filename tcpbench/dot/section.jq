@@ -1,14 +1,14 @@
 # section.jq -- DNS over TLS: its section of the report and its Findings
-# sentences (analysis/report.jq and analysis/findings.jq include this file;
-# every value is tagged for analysis/report-check).
+# sentences through the section interface at the end of this file
+# (analysis/report-sections.jq; every value is tagged for analysis/report-check).
 
 include "report-lib";
 
 # dot (make dot): DNS over TLS, handshakes/s and bytes on the wire per query.
-def dot_section($b):
-  $b.exps.dot as $e | $e.summary as $s | $e.file as $f
+def dot_section($b; $key; $heading):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if ($e.dir_exists | not) then "" else
-    "<section id=\"dot\"><h2>DNS over TLS \(status_badge($e))</h2>"
+    "<section id=\"\($key)\"><h2>\($heading) \(status_badge($e))</h2>"
     + status_text($e; "the DoT experiment")
     + (if $s == null then "" else
         figures($e)
@@ -48,6 +48,21 @@ def dot_section($b):
            end)
       end)
     + "<details><summary>What is measured</summary><p>The TCP capacity sweep with DNS over TLS: each connection makes one TLS handshake, verified against the testbed's own CA, and sends one query; x is the offered rate of handshakes. The same search, the same counters of every layer and the same verdict rules as the TCP experiment say where the first work was lost and whether the server or the rig caused it. It runs once with a full handshake per connection and once with session resumption. Beside it, the bytes on the wire per query over UDP, plain TCP and DoT, from the switch's SNMP octet counters at a fixed modest rate, with one or several queries per connection: what TLS adds to every query.</p></details>"
-    + more_link("dot"; $e)
+    + more_link($key; $e)
     + "</section>"
   end;
+
+# ------------------------------------------------------------ the section interface
+# (analysis/report-sections.jq; $e: the experiment's registry entry)
+
+def section($b; $e): dot_section($b; $e.name; $e.heading // $e.title);
+def findings($b; $e): [];
+def family_rows($b; $e): "";
+def family_note($b; $e): "";
+# per_cpu_rows: a row per configuration with a CPU budget, full handshakes and resumed.
+def per_cpu_rows($b; $e):
+  [["full","resume"][] as $k | $b.exps[$e.name] | select(.summary != null) | .summary as $d | .file as $df
+   | ($d[$k].configs // {}) | keys[] as $c | select($d[$k].configs[$c].budget != null)
+   | {name: "DoT, \(if $k == "full" then "full handshakes" else "resumed" end), \($c)", s: $d, f: $df,
+      path: [$k,"configs",$c], fig: "handshakes_per_cpu", unit: "handshakes/s", budget_key: "budget", rule_key: "per_cpu_rule"}];
+def headline($b; $e): "";

@@ -1,6 +1,6 @@
 # section.jq -- TCP capacity and the TCP limits: its section of the report and its Findings
-# sentences (analysis/report.jq and analysis/findings.jq include this file;
-# every value is tagged for analysis/report-check).
+# sentences through the section interface at the end of this file
+# (analysis/report-sections.jq; every value is tagged for analysis/report-check).
 
 include "report-lib";
 
@@ -135,10 +135,10 @@ def tcp_section($b; $key; $title):
   + "</section>";
 
 # tcp-limits (make tcp-limits): how tcp-count and the backlog move the knee.
-def tcp_limits_section($b):
-  $b.exps["tcp-limits"] as $e | ($e.summary) as $s | $e.file as $f
+def tcp_limits_section($b; $key; $heading):
+  $b.exps[$key] as $e | ($e.summary) as $s | $e.file as $f
   | if $s == null then "" else
-      "<section id=\"tcp-limits\"><h2>TCP knee against NSD's tcp-count and the listen backlog \(status_badge($e))</h2>"
+      "<section id=\"\($key)\"><h2>\($heading) \(status_badge($e))</h2>"
       + figures($e)
       + "<p><b>What is measured.</b> The 1p1s TCP sweep once per combination of NSD's tcp-count and the servers' listen backlog. Each combination's knee is set beside the knee Little's law predicts from what was measured below it (the longest server stall against the backlog, the time a connection holds a tcp-count slot, the server CPU per connection); the figure puts predicted against measured.</p>"
       + status_text($e; "the tcp-limits experiment")
@@ -146,7 +146,7 @@ def tcp_limits_section($b):
       + ([$s.combinations // [] | to_entries[] | .key as $i
           | "<tr><td>\(val($s; $f; ["combinations",$i,"tcp_count"]))</td><td>\(val($s; $f; ["combinations",$i,"backlog"]))</td><td>\(val($s; $f; ["combinations",$i,"knee"]))</td><td>\(val($s; $f; ["combinations",$i,"predicted"]))</td><td>\(val($s; $f; ["combinations",$i,"predicted_by"]))</td><td>\(val($s; $f; ["combinations",$i,"verdict"]))</td></tr>"] | join(""))
       + "</table>"
-      + more_link("tcp-limits"; $e)
+      + more_link($key; $e)
       + "</section>"
     end;
 
@@ -172,3 +172,30 @@ def finding_tcp($b; $key):
                   else ")." end)
              else "" end) ]
     else [] end;
+
+# ------------------------------------------------------------ the section interface
+# (analysis/report-sections.jq; $e: the experiment's registry entry: a TCP
+# sweep, or with variant "limits" the sweeps against tcp-count and the backlog)
+
+def section($b; $e):
+  if $e.variant == "limits" then tcp_limits_section($b; $e.name; $e.heading // $e.title)
+  else tcp_section($b; $e.name; $e.heading // $e.title) end;
+def findings($b; $e): if $e.variant == "limits" then [] else finding_tcp($b; $e.name) end;
+def family_rows($b; $e):
+  fam_pair($b; $e) as [$e4, $e6]
+  | fam_row("status"; $e4; $e6; ["status"]; null; null)
+  + ([(($e4.summary.configs // {}) | keys[]) as $c | select(($e6.summary.configs // {}) | has($c))
+      | fam_row("\($c): 0.1 % failed at, conn/s"; $e4; $e6; ["configs",$c,"fail_0_1pct_qps"]; 0; null)
+        + fam_row("\($c): 1 % failed at, conn/s"; $e4; $e6; ["configs",$c,"fail_1pct_qps"]; 0; null)
+        + fam_row("\($c): most handled, conn/s"; $e4; $e6; ["configs",$c,"max_qps"]; 0; null)
+        + fam_row("\($c): verdict"; $e4; $e6; ["configs",$c,"verdict","summary"]; null; null)] | join(""));
+def family_note($b; $e): "";
+# per_cpu_rows: a row per configuration whose summary holds a figure per
+# CPU (or why none), the generator named when it is kxdpgun.
+def per_cpu_rows($b; $e):
+  $b.exps[$e.name] as $x
+  | (if ($x.summary.settings.generator.name // null) == "kxdpgun" then "TCP (kxdpgun)" else "TCP" end) as $what
+  | [select($e.variant != "limits") | ["1p1s","2p1s","2p2s"][] as $c | ($x.subs[$c] // null)
+     | select(. != null and .summary.per_cpu != null)
+     | {name: "\($what), \($c)", s: .summary, f: "\($e.name)/\($c)/summary.json", path: ["per_cpu"], fig: "conn_per_cpu", unit: "connections/s"}];
+def headline($b; $e): "";

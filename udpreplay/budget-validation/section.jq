@@ -1,6 +1,6 @@
 # section.jq -- the capacity-per-CPU method's validation: its section of the report and its Findings
-# sentences (analysis/report.jq and analysis/findings.jq include this file;
-# every value is tagged for analysis/report-check).
+# sentences through the section interface at the end of this file
+# (analysis/report-sections.jq; every value is tagged for analysis/report-check).
 
 include "report-lib";
 
@@ -25,3 +25,15 @@ def budget_validation($v):
             + "<td>\(val($s; $f; ["by_budget",$i,"daemon_us_per_query","ceiling","median"]))</td></tr>"] | join(""))
       + "</table>"
     end;
+
+# ------------------------------------------------------------ the section interface
+# (analysis/report-sections.jq; $e: the experiment's registry entry)
+
+# Its section goes in the capacity per CPU (registry: place "per-cpu"),
+# before the figures whose scaling to a whole CPU it judges.
+def section($b; $e): budget_validation($b.exps[$e.name] // {});
+def findings($b; $e): [];
+def family_rows($b; $e): "";
+def family_note($b; $e): "";
+def per_cpu_rows($b; $e): [];
+def headline($b; $e): "";

@@ -1,6 +1,6 @@
 # section.jq -- the UDP ceiling (shaped and unshaped): its section of the report and its Findings
-# sentences (analysis/report.jq and analysis/findings.jq include this file;
-# every value is tagged for analysis/report-check).
+# sentences, through the section interface at the end of this file
+# (analysis/report-sections.jq; every value is tagged for analysis/report-check).
 
 include "report-lib";
 
@@ -77,8 +77,8 @@ def udp_section($b; $key; $title; $note):
     end;
 
 # UDP unshaped: the ceiling and what stopped it (the verdict in words).
-def finding_udp_unshaped($b):
-  $b.exps["udp-unshaped"] as $e | $e.summary as $s | $e.file as $f
+def finding_udp_unshaped($b; $key):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if ok($e) and ($s.ceiling_qps | type) == "number" then
       ["Over UDP the instance"
        + (if ($s.testbed.server.cpu_budget.budget | type) == "number"
@@ -93,8 +93,8 @@ def finding_udp_unshaped($b):
     else [] end;
 
 # UDP shaped as in the paper: the ceiling, the answer size, the paper's.
-def finding_udp_shaped($b):
-  $b.exps.udp as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
+def finding_udp_shaped($b; $key):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f | $b.paper as $p
   | if ok($e) and ($s.ceiling_qps | type) == "number" then
       ["With the router&ndash;server link shaped to " + val($s; $f; ["link_bps"]; 0; 0.000001)
        + " Mbit/s as in the paper, the ceiling was " + val($s; $f; ["ceiling_qps"]; 0; null)
@@ -106,3 +106,33 @@ def finding_udp_shaped($b):
        + " (the paper: " + val($p; "paper.json"; ["udp","ceiling_qps","juniper"]) + " and "
        + val($p; "paper.json"; ["udp","ceiling_qps","cisco"]) + " queries/s)."]
     else [] end;
+
+# ------------------------------------------------------------ the section interface
+# (analysis/report-sections.jq; $e: the experiment's registry entry, whose
+# variant says whether the link was shaped)
+
+# udp_note($variant): what the run's link means for its ceiling, in words.
+def udp_note($variant):
+  if $variant == "shaped" then
+    "The router&ndash;server link is shaped to the paper's link rate (see the link rate below), so this is the ceiling"
+    + " of an instance whose link limits it, as the paper's did."
+  elif $variant == "unshaped" then
+    "No link shaping: the ceiling here is where the servers (or the rig) break when the link does not. Compare it with"
+    + " the shaped ceiling above: the difference is the headroom the servers have over the paper's link."
+  else "" end;
+
+def section($b; $e): udp_section($b; $e.name; $e.heading // $e.title; udp_note($e.variant));
+def findings($b; $e): if $e.variant == "unshaped" then finding_udp_unshaped($b; $e.name) else finding_udp_shaped($b; $e.name) end;
+def family_rows($b; $e):
+  fam_pair($b; $e) as [$e4, $e6]
+  | fam_row("status"; $e4; $e6; ["status"]; null; null)
+  + fam_row("ceiling, answered q/s"; $e4; $e6; ["ceiling_qps"]; 0; null)
+  + fam_row("most answered q/s at ratio above the threshold"; $e4; $e6; ["by_lb",0,"max_good_answered_qps"]; 0; null)
+  + fam_row("mean answer on the wire, bytes"; $e4; $e6; ["mean_answer_wire_bytes"]; 1; null)
+  + fam_row("layer that lost the first answers"; $e4; $e6; ["verdict","layer"]; null; null);
+def family_note($b; $e): "";
+# Only the unshaped ceiling has a figure per CPU: a shaped link's ceiling is the link's.
+def per_cpu_rows($b; $e):
+  [$b.exps[$e.name] | select($e.variant == "unshaped" and .summary.per_cpu != null)
+   | {name: "UDP, \($e.variant)", s: .summary, f: .file, path: ["per_cpu"], fig: "qps_per_cpu", unit: "answers/s"}];
+def headline($b; $e): "";
