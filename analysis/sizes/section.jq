@@ -101,9 +101,9 @@ def family_rows($b; $e):
   fam_pair($b; $e) as [$e4, $e6]
   | fam_row("status"; $e4; $e6; ["status"]; null; null)
   + ([(($e4.summary.variants // {}) | keys_unsorted[]) as $v | select(($e6.summary.variants // {}) | has($v))
-      | fam_row("\($v): bytes per query in"; $e4; $e6; ["variants",$v,"bytes_per_query_in"]; 1; null)
-        + fam_row("\($v): bytes per query out"; $e4; $e6; ["variants",$v,"bytes_per_query_out"]; 1; null)
-        + fam_row("\($v): growth of answers vs unsigned, %"; $e4; $e6; ["variants",$v,"growth_vs_unsigned"]; 1; 100)] | join(""));
+      | fam_row("<code class=\"meta\">\($v | esc)</code>: bytes per query in"; $e4; $e6; ["variants",$v,"bytes_per_query_in"]; 1; null)
+        + fam_row("<code class=\"meta\">\($v | esc)</code>: bytes per query out"; $e4; $e6; ["variants",$v,"bytes_per_query_out"]; 1; null)
+        + fam_row("<code class=\"meta\">\($v | esc)</code>: growth of answers vs unsigned, %"; $e4; $e6; ["variants",$v,"growth_vs_unsigned"]; 1; 100)] | join(""));
 def family_note($b; $e): "";
 def per_cpu_rows($b; $e): [];
 def headline($b; $e): "";
