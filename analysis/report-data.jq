@@ -22,9 +22,8 @@ def exp_data($key; $title; $e):
 def data_page_html:
   . as $b
   | "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rootbench report: every value</title><style>"
-  + "body{font-family:sans-serif;max-width:78em;margin:auto;padding:1em;line-height:1.4}"
-  + "table{border-collapse:collapse;margin:.5em 0;max-width:100%;display:block;overflow-x:auto}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}"
-  + marks_css + "</style></head><body>\n"
+  # the style: analysis/report.css, inlined (analysis/report passes it as $css)
+  + ($css | css_for("data")) + "</style></head><body>\n"
   + "<h1>rootbench report: every value and table</h1>\n"
   + fixture_banner($b)
   + "<p>Results directory <code class=\"meta\">\($b.run | esc)</code>. The report (<a href=\"report.html\">report.html</a>) shows the figures and one table per question; this page holds the rest: each summary's every value and each CSV table, all read from the files of the results directory and checked as the report is.</p>\n"

@@ -86,12 +86,17 @@ def in_object($doc; $key): . as $p | if ($doc | at($p) | type) == "object" then 
 
 # ------------------------------------------------------------ building blocks
 
-# marks_css: the look both pages share (report.jq, report-data.jq):
-# "not measured", the status badges, the fixture banner.
-def marks_css:
-  ".nm{color:#888;font-style:italic}"
-  + ".st{font-size:.6em;padding:.1em .4em;border-radius:.3em;vertical-align:middle;color:#fff;background:#888}.st.ok{background:#070}.st.failed,.st.missing{background:#a00}.st.interrupted{background:#c70}"
-  + ".fixture{background:#fd0;padding:1em;font-weight:bold}";
+# css_for($page): the style of page $page ("report" or "data") from the
+# text of analysis/report.css: its comments dropped, then the lines under
+# "@page $page" and "@page both", joined without their newlines.
+def css_for($page):
+  gsub("/\\*[^*]*\\*+([^/*][^*]*\\*+)*/"; "")
+  | reduce (split("\n")[] | sub("^\\s+"; "") | sub("\\s+$"; "") | select(. != "")) as $l
+      ({page: null, css: ""};
+       if ($l | startswith("@page ")) then .page = $l[6:]
+       elif .page == $page or .page == "both" then .css += $l
+       else . end)
+  | .css;
 
 # fixture_banner($b): hand-written test data, said loudly on both pages.
 def fixture_banner($b):

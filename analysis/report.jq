@@ -176,18 +176,8 @@ def page:
 
   . as $b
   | "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>rootbench report</title><style>"
-  + "body{font-family:'DejaVu Sans',sans-serif;max-width:1200px;margin:auto;padding:.5em 1em;line-height:1.4;font-size:15px}"
-  + "h1{margin:.2em 0}h2{border-bottom:2px solid #0072B2;padding-bottom:.1em;margin-top:1.5em}"
-  + "table{border-collapse:collapse;margin:.5em 0;max-width:100%}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere}"
-  + "table.cmp td{text-align:right}.err{color:#a00}pre.err{background:#fee;padding:.5em;white-space:pre-wrap;overflow-wrap:anywhere}"
-  + marks_css
-  + "figure{margin:.5em 0}figure img{width:100%;max-width:1000px;height:auto;display:block}figcaption{font-size:.8em;color:#555}"
-  + ".pair{display:flex;gap:2em;flex-wrap:wrap}"
-  + "caption{font-weight:bold;text-align:left}details{margin:.4em 0}summary{cursor:pointer;color:#0072B2}p.more{font-size:.9em;color:#444}"
-  + ".first{display:grid;grid-template-columns:minmax(0,5fr) minmax(0,6fr);gap:1.5em;align-items:start}"
-  + ".first #findings h2{margin-top:.3em}.headlines .headline{margin-bottom:1em}.headline a.to{font-weight:bold;text-decoration:none}"
-  + ".card{border:2px solid #888;border-radius:.4em;padding:.5em 1em}.card.pass{border-color:#070}.card.fail{border-color:#a00}.card .verdict{font-size:1.3em;font-weight:bold}"
-  + "@media print{body{max-width:none;font-size:11pt}section{break-before:page}.first{display:block}figure,table{break-inside:avoid}}"
+  # the style: analysis/report.css, inlined (analysis/report passes it as $css)
+  + ($css | css_for("report"))
   + "</style></head><body>\n"
   + "<h1>rootbench report</h1>\n"
   + fixture_banner($b)
