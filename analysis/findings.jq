@@ -7,10 +7,6 @@
 # Tested against the fixture results (analysis/tests/53-findings.test).
 
 include "report-lib";
-# Each experiment's sentences come from its folder's section.jq through the
-# module analysis/report generates from the registry (report-sections.jq),
-# in the registry's report_order.findings.
-include "sections";
 
 # What this run does not say: experiments absent, failed or interrupted.
 def finding_missing($b; $names):
@@ -20,8 +16,13 @@ def finding_missing($b; $names):
                      + (if $e.summary.status == "skipped" then ": " + val($e.summary; $e.file; ["error"]) else "" end) end) + ")"]
   | if length > 0 then ["Not measured in this run, so not summarised here: " + join("; ") + "."] else [] end;
 
-def findings_section($b; $names):
-  ([in_order($b.registry; $b.order.findings // []) | findings_of($b; .)[]] + finding_missing($b; $names)) as $f
+# findings_section($b; $names; of): the section. of: an experiment's
+# sentences from its registry entry (report.jq passes the dispatch to its
+# folder's section.jq, analysis/report-sections.jq), taken in the
+# registry's report_order.findings.
+def findings_section($b; $names; of):
+  ([in_order($b.registry; $b.order.findings // []) | of[]] + finding_missing($b; $names)) as $f
   | "<section id=\"findings\"><h2>Findings</h2><ul class=\"findings\">"
   + ([$f[] | "<li>" + . + "</li>"] | join(""))
-  + "</ul><p><small>Each sentence is read from the results below (hover a number for its file and path); the sections that follow give the evidence.</small></p></section>";
+  + "</ul><p><small>Each sentence is read from the results below (hover a number for its file and path); the sections that follow give the "
+    + "evidence.</small></p></section>";

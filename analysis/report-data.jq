@@ -26,7 +26,9 @@ def data_page_html:
   + ($css | css_for("data")) + "</style></head><body>\n"
   + "<h1>rootbench report: every value and table</h1>\n"
   + fixture_banner($b)
-  + "<p>Results directory <code class=\"meta\">\($b.run | esc)</code>. The report (<a href=\"report.html\">report.html</a>) shows the figures and one table per question; this page holds the rest: each summary's every value and each CSV table, all read from the files of the results directory and checked as the report is.</p>\n"
+  + "<p>Results directory <code class=\"meta\">\($b.run | esc)</code>. The report (<a href=\"report.html\">report.html</a>) shows the figures and one table "
+    + "per question; this page holds the rest: each summary's every value and each CSV table, all read from the files of the results directory and checked as "
+    + "the report is.</p>\n"
   + "<section id=\"testbed\"><h2>Testbed</h2>"
   + (if $b.testbed == null then "<p class=\"nm\">No testbed.json in this results directory.</p>" else values_table($b.testbed; "testbed.json"; []) end)
   + ([$b.zones | to_entries[] | "<h3>Zone variant <code class=\"meta\">\(.key | esc)</code></h3>" + values_table(.value; "zones/\(.key).json"; [])] | join(""))

@@ -65,7 +65,8 @@ def calc($kind; $a; $b; $round; $scale):
   | if ($x | type) != "number" or ($y | type) != "number" or ($kind == "ratio" and $y == 0) then "<span class=\"nm\">–</span>"
     else
       (if $kind == "ratio" then $x / $y else $x - $y end) as $r
-      | "<span class=\"v calc\" data-calc=\"\($kind)\" data-a=\"\($a.file):\($a.path | pathstr | esc)\" data-b=\"\($b.file):\($b.path | pathstr | esc)\"\(attrs($round; $scale))>"
+      | "<span class=\"v calc\" data-calc=\"\($kind)\" data-a=\"\($a.file):\($a.path | pathstr | esc)\" data-b=\"\($b.file):\($b.path | pathstr | esc)\""
+        + "\(attrs($round; $scale))>"
         + (if $kind == "diff" and $r > 0 then "+" else "" end)
         + ($r | shown($round; $scale) | esc) + "</span>"
     end;
@@ -100,7 +101,8 @@ def css_for($page):
 
 # fixture_banner($b): hand-written test data, said loudly on both pages.
 def fixture_banner($b):
-  if $b.fixture then "<p class=\"fixture\">TEST FIXTURE: these results were written by hand for testing the report generator. They are NOT measurements.</p>\n" else "" end;
+  if $b.fixture then "<p class=\"fixture\">TEST FIXTURE: these results were written by hand for testing the report generator. They are NOT "
+    + "measurements.</p>\n" else "" end;
 
 def status_badge($e):
   if $e.summary == null then
@@ -174,7 +176,8 @@ def csv_table($t):
     else
       "<table class=\"csv\"><tr>" + ([$t.header[] | "<th class=\"meta\">\(esc)</th>"] | join("")) + "</tr>"
       + ([$t.rows | to_entries[] | .key as $r
-          | "<tr>" + ([.value | to_entries[] | "<td><span class=\"v\" data-src=\"\($t.file | esc)#\($r + 1),\(.key + 1)\">\(.value | esc)</span></td>"] | join("")) + "</tr>"]
+          | "<tr>" + ([.value | to_entries[] | "<td><span class=\"v\" data-src=\"\($t.file | esc)#\($r + 1),\(.key + 1)\">\(.value | esc)</span></td>"]
+            | join("")) + "</tr>"]
          | join(""))
       + "</table>"
     end;
@@ -249,7 +252,8 @@ def generator_text($s; $f; $name; $version):
   | if ($g | type) != "string" then ""
     else "<p><b>Generator.</b> " + val($s; $f; $name)
       + (if ($s | getpath($version) | type) == "string" then " (" + val($s; $f; $version) + ")" else "" end)
-      + (if $g == "kxdpgun" then ": Knot DNS's generator, sending through AF_XDP at about a third of the paper's generators' CPU per query; what it sent is counted at the router, what was answered at the server daemons, and its own summary only checked against them; it measures no latency"
+      + (if $g == "kxdpgun" then ": Knot DNS's generator, sending through AF_XDP at about a third of the paper's generators' CPU per query; what it sent is "
+        + "counted at the router, what was answered at the server daemons, and its own summary only checked against them; it measures no latency"
          else ": the paper's generator" end)
       + ".</p>" end;
 
@@ -263,7 +267,8 @@ def rig_charge_text($s; $f; $path):
       "<p><b>The server CPU's work.</b> At the points that set the figure the rig's forwarding (the switch's bridge, the router) took up to "
       + val($s; $f; $path + ["max"]; 1; 100) + " % of the server CPU's busy time (median " + val($s; $f; $path + ["median"]; 1; 100)
       + " %; perf's call graphs on the server CPU)"
-      + (if $c.own == false then ": <b>above " + val($s; $f; $path + ["limit"]; 0; 100) + " %, so the figure includes the rig's work and is not the server's own</b>"
+      + (if $c.own == false then ": <b>above " + val($s; $f; $path + ["limit"]; 0; 100)
+        + " %, so the figure includes the rig's work and is not the server's own</b>"
          else ": at most " + val($s; $f; $path + ["limit"]; 0; 100) + " %, the figure is the server's own" end)
       + ".</p>"
     end;

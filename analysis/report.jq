@@ -37,15 +37,24 @@ def tv($src; $p; $round; $scale): val($src.doc; $src.file; $src.path + $p; $roun
 def lab_section($src):
   ($src.doc | at($src.path)) as $t
   | "<h3>The lab</h3>"
-  + "<p>Each role ran on a host of its own, reached over SSH (one multiplexed connection per host; the cost of one call over it, measured when the testbed came up, is the last column below); the router and the switch are the lab's devices, described by its inventory and not configured by rootbench. The hosts' facts were gathered from the hosts when the testbed came up.</p>"
+  + "<p>Each role ran on a host of its own, reached over SSH (one multiplexed connection per host; the cost of one call over it, measured when the testbed "
+    + "came up, is the last column below); the router and the switch are the lab's devices, described by its inventory and not configured by rootbench. The "
+    + "hosts' facts were gathered from the hosts when the testbed came up.</p>"
   + "<table class=\"kv\">"
   + "<tr><th>inventory</th><td>\(tv($src; ["inventory"]))</td></tr>"
-  + "<tr><th>ranges the lab declares as its own</th><td>\(if ($t.allow_ranges | type) == "array" and ($t.allow_ranges | length) > 0 then [range(0; $t.allow_ranges | length) as $i | tv($src; ["allow_ranges",$i])] | join(", ") else tv($src; ["allow_ranges"]) end)</td></tr>"
-  + "<tr><th>router</th><td>\(tv($src; ["router","model"])); balances \(tv($src; ["router","lb"])); client leg \(tv($src; ["router","addr4_client"])) \(tv($src; ["router","addr6_client"])) (MAC \(tv($src; ["router","mac_client"]))), server leg \(tv($src; ["router","addr4_server"])) \(tv($src; ["router","addr6_server"])); "
-    + (if ($t.router.snmp_host // null) != null then "SNMP agent \(tv($src; ["router","snmp_host"])): its ports sampled" else "no SNMP agent: not sampled" end) + "</td></tr>"
-  + "<tr><th>switch</th><td>\(tv($src; ["switch","model"])); SNMP agent \(tv($src; ["switch","snmp_host"])), the router's port ifIndex \(tv($src; ["switch","router_port_ifindex"])): its ports sampled</td></tr>"
+  + "<tr><th>ranges the lab declares as its own</th><td>"
+    + "\(if ($t.allow_ranges | type) == "array" and ($t.allow_ranges | length) > 0 then
+    [range(0; $t.allow_ranges | length) as $i | tv($src; ["allow_ranges",$i])] | join(", ") else tv($src; ["allow_ranges"]) end)</td></tr>"
+  + "<tr><th>router</th><td>\(tv($src; ["router","model"])); balances \(tv($src; ["router","lb"])); client leg \(tv($src; ["router","addr4_client"])) "
+    + "\(tv($src; ["router","addr6_client"])) (MAC \(tv($src; ["router","mac_client"]))), server leg \(tv($src; ["router","addr4_server"])) "
+    + "\(tv($src; ["router","addr6_server"])); "
+    + (if ($t.router.snmp_host // null) != null then "SNMP agent \(tv($src; ["router","snmp_host"])): its ports sampled" else "no SNMP agent: not sampled"
+      end) + "</td></tr>"
+  + "<tr><th>switch</th><td>\(tv($src; ["switch","model"])); SNMP agent \(tv($src; ["switch","snmp_host"])), the router's port ifIndex "
+    + "\(tv($src; ["switch","router_port_ifindex"])): its ports sampled</td></tr>"
   + "</table>"
-  + "<table class=\"csv\"><caption>hosts</caption><tr><th>role</th><th>hostname</th><th>kernel</th><th>CPUs</th><th>CPU model</th><th>NIC driver</th><th>NIC speed, Mbit/s</th><th>MAC</th><th>daemon version</th><th>SSH call overhead, median µs</th></tr>"
+  + "<table class=\"csv\"><caption>hosts</caption><tr><th>role</th><th>hostname</th><th>kernel</th><th>CPUs</th><th>CPU model</th><th>NIC driver</th><th>NIC "
+    + "speed, Mbit/s</th><th>MAC</th><th>daemon version</th><th>SSH call overhead, median µs</th></tr>"
   + (if ($t.hosts | type) == "array" and ($t.hosts | length) > 0 then
        [range(0; $t.hosts | length) as $i | ["hosts",$i] as $h
         | "<tr><th>\(tv($src; $h + ["role"]))</th><td>\(tv($src; $h + ["hostname"]))</td><td>\(tv($src; $h + ["kernel"]))</td>"
@@ -60,38 +69,65 @@ def testbed_section:
   | ($src != null and ($src.doc | at($src.path + ["backend"])) == "lab") as $lab
   | "<section id=\"testbed\"><h2>Testbed</h2>"
   + (if $lab then
-      "<p>What the numbers below were measured on. The paper used a separate machine per role, a hardware router and a switch with links of \(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s (paper \(val($b.paper; "paper.json"; ["setup","section"]))); this run did the same on a lab of separate hosts, a router and a switch (BACKEND=lab; the lab, its hosts and devices below), so the roles did not share CPUs and the links are the lab's wires, not shaped by rootbench. Read the methodology (docs/methodology.md) and the lab's guide (docs/real-lab.md) before comparing absolute numbers.</p>"
+      "<p>What the numbers below were measured on. The paper used a separate machine per role, a hardware router and a switch with links of "
+        + "\(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s (paper \(val($b.paper; "paper.json"; ["setup","section"]))); this run did the same on a "
+        + "lab of separate hosts, a router and a switch (BACKEND=lab; the lab, its hosts and devices below), so the roles did not share CPUs and the links "
+        + "are the lab's wires, not shaped by rootbench. Read the methodology (docs/methodology.md) and the lab's guide (docs/real-lab.md) before comparing "
+        + "absolute numbers.</p>"
      else
-      "<p>What the numbers below were measured on. The paper used a separate machine per role, a hardware router and a switch with links of \(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s (paper \(val($b.paper; "paper.json"; ["setup","section"]))); this suite builds the same roles out of Linux network namespaces on one host, so all roles share this host's CPUs (see the pinning) and the links are virtual Ethernet pairs, unshaped unless link shaping is set. Read the methodology (docs/methodology.md) before comparing absolute numbers.</p>"
+      "<p>What the numbers below were measured on. The paper used a separate machine per role, a hardware router and a switch with links of "
+        + "\(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s (paper \(val($b.paper; "paper.json"; ["setup","section"]))); this suite builds the same "
+        + "roles out of Linux network namespaces on one host, so all roles share this host's CPUs (see the pinning) and the links are virtual Ethernet pairs, "
+        + "unshaped unless link shaping is set. Read the methodology (docs/methodology.md) before comparing absolute numbers.</p>"
      end)
-  + (if $t == null then "<p class=\"err\">No <code>testbed.json</code> in this results directory: the testbed configuration was not recorded" + (if $src != null then " (what follows is the copy " + ($src.file | esc) + " holds)" else "" end) + ".</p>"
+  + (if $t == null then "<p class=\"err\">No <code>testbed.json</code> in this results directory: the testbed configuration was not recorded"
+    + (if $src != null then " (what follows is the copy " + ($src.file | esc) + " holds)" else "" end) + ".</p>"
     else
       "<table class=\"kv\">"
-      + "<tr><th>testbed</th><td>\(if $lab then "a lab: separate hosts, a router and a switch (see the lab below)" else "namespaces on one machine" end)</td><td></td></tr>"
+      + "<tr><th>testbed</th><td>"
+        + (if $lab then "a lab: separate hosts, a router and a switch (see the lab below)" else "namespaces on one machine" end)
+        + "</td><td></td></tr>"
       + "<tr><th>kernel\(if $lab then " (server1)" else "" end)</th><td>\(val($t; "testbed.json"; ["kernel"]))</td><td></td></tr>"
-      + "<tr><th>CPUs of the \(if $lab then "server host (server1)" else "host" end)</th><td>\(val($t; "testbed.json"; ["cpus"]))</td><td><small>paper: \(val($b.paper; "paper.json"; ["setup","cpu"]))</small></td></tr>"
-      + (if $lab then "<tr><th>CPU pinning</th><td>the servers on CPU \(val($t; "testbed.json"; ["pinning","servers"])) of their hosts; the players and the listener on CPU \(val($t; "testbed.json"; ["pinning","clients"])) of theirs (inventory: rb_cpus)</td><td></td></tr>"
-         else "<tr><th>CPU pinning</th><td>servers on CPU \(val($t; "testbed.json"; ["pinning","servers"])); players, listener, router, switch on CPU \(val($t; "testbed.json"; ["pinning","clients"]))</td><td></td></tr>" end)
-      + "<tr><th>Server</th><td>\(val($t; "testbed.json"; ["server","name"])) \(val($t; "testbed.json"; ["server","version"])), workers \(val($t; "testbed.json"; ["server","workers"])), TCP clients \(val($t; "testbed.json"; ["server","tcp_clients"])), TCP timeout \(val($t; "testbed.json"; ["server","tcp_timeout_s"]))&nbsp;s, listen backlog \(val($t; "testbed.json"; ["server","listen_backlog"]))</td><td><small>paper: NSD \(val($b.paper; "paper.json"; ["setup","nsd_version"]))</small></td></tr>"
-      + "<tr><th>load balancing</th><td>\(val($t; "testbed.json"; ["lb"]))\(if $t.lb_note then " — " + val($t; "testbed.json"; ["lb_note"]) else "" end)</td><td><small>paper: hardware routers hashing on the source address</small></td></tr>"
-      + "<tr><th>link shaping</th><td>\(if $t.link == null then (if $lab then "none (the lab's wires)" else "none (unshaped veth)" end) else val($t; "testbed.json"; ["link"]) end)</td><td><small>paper: \(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s Ethernet</small></td></tr>"
+      + "<tr><th>CPUs of the \(if $lab then "server host (server1)" else "host" end)</th><td>\(val($t; "testbed.json"; ["cpus"]))</td><td><small>paper: "
+        + "\(val($b.paper; "paper.json"; ["setup","cpu"]))</small></td></tr>"
+      + (if $lab then "<tr><th>CPU pinning</th><td>the servers on CPU \(val($t; "testbed.json"; ["pinning","servers"])) of their hosts; the players and the "
+        + "listener on CPU \(val($t; "testbed.json"; ["pinning","clients"])) of theirs (inventory: rb_cpus)</td><td></td></tr>"
+         else "<tr><th>CPU pinning</th><td>servers on CPU \(val($t; "testbed.json"; ["pinning","servers"])); players, listener, router, switch on CPU "
+           + "\(val($t; "testbed.json"; ["pinning","clients"]))</td><td></td></tr>" end)
+      + "<tr><th>Server</th><td>\(val($t; "testbed.json"; ["server","name"])) \(val($t; "testbed.json"; ["server","version"])), workers "
+        + "\(val($t; "testbed.json"; ["server","workers"])), TCP clients \(val($t; "testbed.json"; ["server","tcp_clients"])), TCP timeout "
+        + "\(val($t; "testbed.json"; ["server","tcp_timeout_s"]))&nbsp;s, listen backlog "
+        + "\(val($t; "testbed.json"; ["server","listen_backlog"]))</td><td><small>paper: NSD "
+        + "\(val($b.paper; "paper.json"; ["setup","nsd_version"]))</small></td></tr>"
+      + "<tr><th>load balancing</th><td>\(val($t; "testbed.json"; ["lb"]))"
+        + "\(if $t.lb_note then " — " + val($t; "testbed.json"; ["lb_note"]) else "" end)</td><td><small>paper: hardware routers hashing on the source "
+        + "address</small></td></tr>"
+      + "<tr><th>link shaping</th><td>\(if $t.link == null then (if $lab then "none (the lab's wires)" else "none (unshaped veth)" end) else
+        val($t; "testbed.json"; ["link"]) end)</td><td><small>paper: \(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s Ethernet</small></td></tr>"
       + "<tr><th>service address</th><td>\(val($t; "testbed.json"; ["service","ipv4"])) \(val($t; "testbed.json"; ["service","ipv6"]))</td><td></td></tr>"
-      + "<tr><th>zones</th><td>\(if $t.zones.variant then val($t; "testbed.json"; ["zones","variant"]) else "default" end) (\(val($t; "testbed.json"; ["zones","dir"])))</td><td></td></tr>"
+      + "<tr><th>zones</th><td>\(if $t.zones.variant then val($t; "testbed.json"; ["zones","variant"]) else "default" end) ("
+        + "\(val($t; "testbed.json"; ["zones","dir"])))</td><td></td></tr>"
       + "</table>"
       + (if ($b.zones | length) == 0 then "" else
-          "<table class=\"cmp\"><caption>Zone variants served in this run</caption><tr><th>variant</th><th>root serial</th><th>records</th><th>delegations</th><th>keys</th><th>denial</th></tr>"
+          "<table class=\"cmp\"><caption>Zone variants served in this run</caption><tr><th>variant</th><th>root "
+            + "serial</th><th>records</th><th>delegations</th><th>keys</th><th>denial</th></tr>"
           + ([$b.zones | to_entries[] | .key as $v | .value as $m | "zones/\($v).json" as $f
               | "<tr><th><code class=\"meta\">\($v | esc)</code></th><td>\(val($m; $f; ["zones","root","serial"]))</td>"
                 + "<td>\(val($m; $f; ["zones","root","records"]))</td><td>\(val($m; $f; ["zones","root","delegations"]))</td>"
                 + (if ($m | at(["zones","root","dnskeys"]) | type) == "array" and ($m.zones.root.dnskeys | length) > 0 then
                      "<td>" + ([$m.zones.root.dnskeys | to_entries[] | .key as $i
-                       | "\(val($m; $f; ["zones","root","dnskeys",$i,"role"])) \(val($m; $f; ["algorithm","name"])) (algorithm \(val($m; $f; ["zones","root","dnskeys",$i,"algorithm"]))) \(val($m; $f; ["zones","root","dnskeys",$i,"bits"])) bits"] | join("<br>"))
+                       | "\(val($m; $f; ["zones","root","dnskeys",$i,"role"])) \(val($m; $f; ["algorithm","name"])) (algorithm "
+                         + "\(val($m; $f; ["zones","root","dnskeys",$i,"algorithm"]))) \(val($m; $f; ["zones","root","dnskeys",$i,"bits"])) bits"]
+                         | join("<br>"))
                      + "</td><td>\(val($m; $f; ["denial"]))</td>"
                    else "<td>\(if $m.signed == false then "unsigned" else nm end)</td><td></td>" end)
                 + "</tr>"] | join(""))
           + "</table>" end)
-      + "<p><small>paper: KSK \(val($b.paper; "paper.json"; ["setup","ksk","algorithm"])) \(val($b.paper; "paper.json"; ["setup","ksk","bits"])) bits, ZSK \(val($b.paper; "paper.json"; ["setup","zsk","algorithm"])) \(val($b.paper; "paper.json"; ["setup","zsk","bits"])) bits, \(val($b.paper; "paper.json"; ["setup","denial"])).</small></p>"
-      + "<p class=\"more\">Every value of the testbed and of each zone variant: <a href=\"\(data_page)#testbed\">the data page</a>, or <a href=\"testbed.json\"><code>testbed.json</code></a>.</p>"
+      + "<p><small>paper: KSK \(val($b.paper; "paper.json"; ["setup","ksk","algorithm"])) \(val($b.paper; "paper.json"; ["setup","ksk","bits"])) bits, ZSK "
+        + "\(val($b.paper; "paper.json"; ["setup","zsk","algorithm"])) \(val($b.paper; "paper.json"; ["setup","zsk","bits"])) bits, "
+        + "\(val($b.paper; "paper.json"; ["setup","denial"])).</small></p>"
+      + "<p class=\"more\">Every value of the testbed and of each zone variant: <a href=\"\(data_page)#testbed\">the data page</a>, or <a "
+        + "href=\"testbed.json\"><code>testbed.json</code></a>.</p>"
     end)
   + (if $lab then lab_section($src) else "" end)
   + "</section>";
@@ -105,9 +141,12 @@ def bench_section:
       + "<tr><th>started</th><td>\(val($b.bench; "bench.json"; ["started"]))</td></tr>"
       + "<tr><th>finished</th><td>\(val($b.bench; "bench.json"; ["finished"]))</td></tr>"
       + "<tr><th>status</th><td>\(val($b.bench; "bench.json"; ["status"]))</td></tr></table>"
-      + "<details><summary>Each step of the bench</summary><table class=\"csv\"><tr><th>step</th><th>make target</th><th>status</th><th>seconds</th><th>message</th></tr>"
+      + "<details><summary>Each step of the bench</summary><table class=\"csv\"><tr><th>step</th><th>make "
+        + "target</th><th>status</th><th>seconds</th><th>message</th></tr>"
       + ([$b.bench.steps // [] | to_entries[] | .key as $i
-          | "<tr><td>\(val($b.bench; "bench.json"; ["steps",$i,"name"]))</td><td>\(val($b.bench; "bench.json"; ["steps",$i,"target"]))</td><td>\(val($b.bench; "bench.json"; ["steps",$i,"status"]))</td><td>\(val($b.bench; "bench.json"; ["steps",$i,"seconds"]))</td><td>\(if .value.error then val($b.bench; "bench.json"; ["steps",$i,"error"]) else "" end)</td></tr>"]
+          | "<tr><td>\(val($b.bench; "bench.json"; ["steps",$i,"name"]))</td><td>\(val($b.bench; "bench.json"; ["steps",$i,"target"]))</td><td>"
+            + "\(val($b.bench; "bench.json"; ["steps",$i,"status"]))</td><td>\(val($b.bench; "bench.json"; ["steps",$i,"seconds"]))</td><td>"
+            + "\(if .value.error then val($b.bench; "bench.json"; ["steps",$i,"error"]) else "" end)</td></tr>"]
          | join(""))
       + "</table></details></section>"
     end;
@@ -120,7 +159,12 @@ def family_section($b):
   [$b.registry[] | select(.v6) | select($b.exps[.name + "-v6"].dir_exists // false)] as $ran
   | if ($ran | length) == 0 then "" else
     "<section id=\"family\"><h2>IPv4 and IPv6 side by side</h2>"
-    + "<p><b>What is compared.</b> Each experiment below ran once over IPv4 (to the service address \(val($b.testbed; "testbed.json"; ["service","ipv4"])), results in <code>&lt;experiment&gt;/</code>) and once over IPv6 (to \(val($b.testbed; "testbed.json"; ["service","ipv6"])) through the router's IPv6 ECMP, answers to the Listener's IPv6 address, results in <code>&lt;experiment&gt;-v6/</code>), with the same settings and, for the UDP experiments and sizes, the same DNS queries. An IPv6 header without extensions is twice as long as an IPv4 header without options, so every query and answer is longer on the wire by the difference. For the load balancer, IPv6 adds the flow label: whether the router hashes it decides whether one source's connections can reach both servers (docs/lb-verify.md).</p>"
+    + "<p><b>What is compared.</b> Each experiment below ran once over IPv4 (to the service address \(val($b.testbed; "testbed.json"; ["service","ipv4"])), "
+      + "results in <code>&lt;experiment&gt;/</code>) and once over IPv6 (to \(val($b.testbed; "testbed.json"; ["service","ipv6"])) through the router's IPv6 "
+      + "ECMP, answers to the Listener's IPv6 address, results in <code>&lt;experiment&gt;-v6/</code>), with the same settings and, for the UDP experiments "
+      + "and sizes, the same DNS queries. An IPv6 header without extensions is twice as long as an IPv4 header without options, so every query and answer is "
+      + "longer on the wire by the difference. For the load balancer, IPv6 adds the flow label: whether the router hashes it decides whether one source's "
+      + "connections can reach both servers (docs/lb-verify.md).</p>"
     + ([$ran[] | . as $r | fam_pair($b; $r) as [$e4, $e6]
         | "<h3>\($r.title | esc) \(status_badge($e4)) \(status_badge($e6))</h3>"
           + status_text($e6; "the IPv6 run")
@@ -143,14 +187,19 @@ def per_cpu_section($b):
   | [$b.registry[] | select(.place == "per-cpu")] as $here
   | if ($rows | length) == 0 and ([$here[] | select($b.exps[.name].summary != null)] | length) == 0 then "" else
       "<section id=\"per-cpu\"><h2>Capacity per CPU of this host</h2>"
-      + "<p><b>Method.</b> On this machine the rig (generator, router, switch) runs out before a whole-CPU server, so the servers ran under a CPU budget (SERVER_CPU: each daemon may use that share of a CPU) that makes them the bottleneck; the figure per CPU is the rate the server handled over the server CPU's busy share while the load ran (the daemon and, with its receive path steered to its CPU, its kernel work), only where the server's CPU was what ran out and the generator kept its schedule. It is a projection to a whole CPU, not a measurement of one, and it depends on the budget (docs/tcp.md, docs/methodology.md: the method's validation across budgets).</p>"
+      + "<p><b>Method.</b> On this machine the rig (generator, router, switch) runs out before a whole-CPU server, so the servers ran under a CPU budget "
+        + "(SERVER_CPU: each daemon may use that share of a CPU) that makes them the bottleneck; the figure per CPU is the rate the server handled over the "
+        + "server CPU's busy share while the load ran (the daemon and, with its receive path steered to its CPU, its kernel work), only where the server's "
+        + "CPU was what ran out and the generator kept its schedule. It is a projection to a whole CPU, not a measurement of one, and it depends on the "
+        + "budget (docs/tcp.md, docs/methodology.md: the method's validation across budgets).</p>"
       + ([$here[] | section_of($b; .)] | join(""))
       + (if ($rows | length) == 0 then "" else
       "<table class=\"cmp\"><tr><th>experiment</th><th>server CPU budget</th><th>per CPU (projection)</th><th>unit</th><th>or why none</th></tr>"
       + ([$rows[] | . as $r
           | "<tr><th>\($r.name | esc)</th><td>\(val($r.s; $r.f; $r.path + [$r.budget_key // "budget"]))</td>"
             + "<td>\(val($r.s; $r.f; $r.path + [$r.fig]; 0; null))</td><td>\($r.unit)</td>"
-            + "<td>\(if ($r.s | getpath($r.path + [$r.fig])) | type == "number" then "" else val($r.s; $r.f; $r.path + [$r.rule_key // "rule"]) end)</td></tr>"] | join(""))
+            + "<td>\(if ($r.s | getpath($r.path + [$r.fig])) | type == "number" then "" else val($r.s; $r.f; $r.path + [$r.rule_key // "rule"])
+              end)</td></tr>"] | join(""))
       + "</table>" end)
       + "</section>"
     end;
@@ -175,13 +224,16 @@ def headlines($b):
 def page:
 
   . as $b
-  | "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>rootbench report</title><style>"
+  | "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>rootbench "
+    + "report</title><style>"
   # the style: analysis/report.css, inlined (analysis/report passes it as $css)
   + ($css | css_for("report"))
   + "</style></head><body>\n"
   + "<h1>rootbench report</h1>\n"
   + fixture_banner($b)
-  + "<p class=\"intro\">Results <code class=\"meta\">\($b.run | esc)</code>, generated <span class=\"meta\">\($b.generated | esc)</span>. The reference study: \(val($b.paper; "paper.json"; ["citation"])). Every number is read from the results directory (hover: its file and path); every value and table is on <a href=\"\(data_page)\">the data page</a>.</p>\n"
+  + "<p class=\"intro\">Results <code class=\"meta\">\($b.run | esc)</code>, generated <span class=\"meta\">\($b.generated | esc)</span>. The reference "
+    + "study: \(val($b.paper; "paper.json"; ["citation"])). Every number is read from the results directory (hover: its file and path); every value and table "
+    + "is on <a href=\"\(data_page)\">the data page</a>.</p>\n"
   # A comparison (registry: comparison, make compare-servers) holds the
   # experiments in each server's own directories: its page shows the
   # comparison, the testbed and the experiments this directory itself
@@ -192,8 +244,8 @@ def page:
   | (if $cmp then "" else
     "<p>Experiments: " + ([ $experiments[] | "<a href=\"#\(.[0])\">\(.[1])</a> \(status_badge($b.exps[.[0]]))"] | join(" · ")) + "</p>\n" end)
   + (headlines($b)) as $heads
-  | (if ($heads | length) == 0 then findings_section($b; if $cmp then [] else $experiments end)
-     else "<div class=\"first\"><div>" + findings_section($b; if $cmp then [] else $experiments end) + "</div>"
+  | (if ($heads | length) == 0 then findings_section($b; if $cmp then [] else $experiments end; findings_of($b; .))
+     else "<div class=\"first\"><div>" + findings_section($b; if $cmp then [] else $experiments end; findings_of($b; .)) + "</div>"
        + "<div class=\"headlines\">" + ($heads | join("")) + "</div></div>" end) + "\n"
   + bench_section + "\n"
   + ([$b.registry[] | select(.comparison) | section_of($b; .)] | join("")) + "\n"

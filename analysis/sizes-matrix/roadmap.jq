@@ -145,7 +145,9 @@ def roadmap($tcp; $rate; $cpus):
          first_crossing_by_limit: [answer_limits[] as $l | {limit: $l, first: first_crossing($rows; $l)}],
          sac133: $sac,
          tcp: ($tcp + {stated_rate_qps: $rate, instance_cpus: $cpus,
-                       rule: "TCP connections/s needed = stated query rate x the share of answers truncated at a \(flag_day_limit)-byte buffer with the \(mix_profile) mix (each truncated answer is retried over one TCP connection); the instance has them when that is at most the TCP capacity per CPU x its CPUs"}),
+                       rule: ("TCP connections/s needed = stated query rate x the share of answers truncated at a \(flag_day_limit)-byte buffer with the "
+                         + "\(mix_profile) mix (each truncated answer is retried over one TCP connection); the instance has them when that is at most the TCP "
+                         + "capacity per CPU x its CPUs")}),
          models: [$rows[] | select(.kind == "model" and .measured)
                   | {state, label: .label, tc_share_mix, tc_share_do100, tcp_conn_needed}]}
     end;

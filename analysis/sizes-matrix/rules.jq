@@ -94,11 +94,14 @@ def matrix_checks:
      tc_512_signed_more: (if $p512 == null then check("at a forced 512-byte buffer the signed zone truncates more answers than the unsigned one"; null; null)
                           else ($cells | find("root"; $p512; "512").tc_share) as $s
                              | ($cells | find("unsigned"; $p512; "512").tc_share) as $u
-                             | check("at a forced 512-byte buffer the signed zone truncates more answers than the unsigned one"; {profile: $p512, signed: $s, unsigned: $u};
+                             | check("at a forced 512-byte buffer the signed zone truncates more answers than the unsigned one";
+                               {profile: $p512, signed: $s, unsigned: $u};
                                      (if $s == null or $u == null then null else $s > $u end)) end),
-     tc_4096_almost_none: (if $p4096 == null then check("at a forced 4096-byte buffer the signed zone truncates almost no answers (share below \(almost_none_tc_share))"; null; null)
+     tc_4096_almost_none: (if $p4096 == null then check("at a forced 4096-byte buffer the signed zone truncates almost no answers (share below "
+       + "\(almost_none_tc_share))"; null; null)
                            else ($cells | find("root"; $p4096; "4096").tc_share) as $s
-                              | check("at a forced 4096-byte buffer the signed zone truncates almost no answers (share below \(almost_none_tc_share))"; {profile: $p4096, signed: $s};
+                              | check("at a forced 4096-byte buffer the signed zone truncates almost no answers (share below \(almost_none_tc_share))";
+                                {profile: $p4096, signed: $s};
                                       (if $s == null then null else $s < almost_none_tc_share end)) end)};
 
 def matrix_summary($links; $ceiling):

@@ -49,11 +49,14 @@ def accounting:
           whole_capture_in_ratio: $wri, whole_capture_out_ratio: $wro} end),
      explanation: (
        "SNMP ifHC{In,Out}Octets of router-s and the capture of its traffic (\($m.where)) both count Ethernet frames without FCS. "
-       + "Non-DNS frames compared: \($ar.frames) ARP (\($ar.bytes) bytes), \($i6.frames) IPv6 other than DNS (\($i6.bytes) bytes), \($ot.frames) other (\($ot.bytes) bytes). "
+       + "Non-DNS frames compared: \($ar.frames) ARP (\($ar.bytes) bytes), \($i6.frames) IPv6 other than DNS (\($i6.bytes) bytes), \($ot.frames) other ("
+         + "\($ot.bytes) bytes). "
        + "Difference SNMP - capture: in \($m.snmp_in - $ci.bytes) bytes, out \($m.snmp_out - $co.bytes) bytes"
        + (if ($m.snmp_in == $ci.bytes and $m.snmp_out == $co.bytes) then " (identical)."
-          else "; a frame that crosses the port while an SNMP reading is being taken falls on one side only (typically an ARP exchange, 84 bytes), and frames the capture dropped count in SNMP only." end)
+          else "; a frame that crosses the port while an SNMP reading is being taken falls on one side only (typically an ARP exchange, 84 bytes), and frames "
+            + "the capture dropped count in SNMP only." end)
        + (if $windowed | not then "" else
-           " Compared: the frames captured between the two SNMP readings; \($a.frames - $w.frames) frames (\($a.bytes - $w.bytes) bytes) captured before the first or after the second are left out (over the whole capture the ratios are in \($wri), out \($wro))." end)
+           " Compared: the frames captured between the two SNMP readings; \($a.frames - $w.frames) frames (\($a.bytes - $w.bytes) bytes) captured before the "
+             + "first or after the second are left out (over the whole capture the ratios are in \($wri), out \($wro))." end)
        + (if $m.dropped != "" and $m.dropped != "0" then " The capture dropped \($m.dropped) packets." else "" end)
        + (if $pass then "" else " MISMATCH: beyond the \($tol * 100)% tolerance." end))};

@@ -75,7 +75,8 @@ def server_row($kind):
 def compare:
   {schema: "rootbench.compare/1", experiment: "compare-servers",
    servers: [to_entries[] | .key as $k | .value | server_row($k)]}
-  | .status = (if all(.servers[]; all((.udp.statuses + .tcp.statuses + .sizes.statuses + (.tcp_direct.statuses // []))[]; . == "ok")) then "ok" else "partial" end);
+  | .status = (if all(.servers[]; all((.udp.statuses + .tcp.statuses + .sizes.statuses
+    + (.tcp_direct.statuses // []))[]; . == "ok")) then "ok" else "partial" end);
 
 # sections_table: per server, zone and section, bytes and records by kind
 # per response.
@@ -88,7 +89,9 @@ def sections_table:
 # compare_table: the '#'-headed table (medians, min and max over the
 # repetitions) gnuplot and the report read.
 def compare_table:
-  "# server,version,repetitions,udp_ceiling_median,udp_ceiling_min,udp_ceiling_max,tcp_knee_median,tcp_knee_min,tcp_knee_max,bytes_out_unsigned_median,bytes_out_signed_median,bytes_out_signed_min,bytes_out_signed_max,udp_ceiling_low_min,udp_ceiling_high_max,cpu_budget,udp_qps_per_cpu_median,tcp_conn_per_cpu_median",
+  "# server,version,repetitions,udp_ceiling_median,udp_ceiling_min,udp_ceiling_max,tcp_knee_median,tcp_knee_min,"
+    + "tcp_knee_max,bytes_out_unsigned_median,bytes_out_signed_median,bytes_out_signed_min,bytes_out_signed_max,"
+    + "udp_ceiling_low_min,udp_ceiling_high_max,cpu_budget,udp_qps_per_cpu_median,tcp_conn_per_cpu_median",
   (.servers[] | [.server, .version, .repetitions,
                  .udp.ceiling_qps.median, .udp.ceiling_qps.min, .udp.ceiling_qps.max,
                  .tcp.knee_0_1pct.median, .tcp.knee_0_1pct.min, .tcp.knee_0_1pct.max,

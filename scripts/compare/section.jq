@@ -9,7 +9,8 @@ include "report-lib";
 def spread_words($s; $f; $path; $round):
   ($s | getpath($path)) as $v
   | if ($v.n // 0) == 0 then null
-    else "\(val($s; $f; $path + ["median"]; $round; null)) <small>(\(val($s; $f; $path + ["min"]; $round; null))&ndash;\(val($s; $f; $path + ["max"]; $round; null)), n = \(val($s; $f; $path + ["n"])))</small>"
+    else "\(val($s; $f; $path + ["median"]; $round; null)) <small>(\(val($s; $f; $path + ["min"]; $round; null))&ndash;"
+      + "\(val($s; $f; $path + ["max"]; $round; null)), n = \(val($s; $f; $path + ["n"])))</small>"
          + (if $v.flagged then " <b>moved &gt;5 %</b>" else "" end) end;
 
 # compare (make compare-servers): the servers side by side, each value from
@@ -18,19 +19,29 @@ def compare_section($b; $key; $heading):
   $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if $e.dir_exists | not then "" else
     "<section id=\"\($key)\"><h2>\($heading) \(status_badge($e))</h2>"
-    + "<p><b>What is measured.</b> The same experiments against each server software in turn, on the same testbed, zones and traces: the UDP ceiling on an unshaped link, bytes per query on the unsigned and the paper's signed zone (from the switch's SNMP counters), and the TCP sweep 1p1s with the verdict on its knee; the servers take turns, repetition by repetition. A knee the verdict does not attribute to the server is the rig's, not the server's capacity. The servers' settings side by side, and what each adds to an answer: docs/servers.md. Each server's full report: "
-    + ([$s.servers // [] | to_entries[] | .key as $i | .value as $row | "\(val($s; $f; ["servers", $i, "name"])) " + ([range(1; $row.repetitions + 1) | "<a href=\"servers/\($row.server | esc)/r\(.)/report.html\">r\(.)</a>"] | join(" "))] | join(" · ")) + ".</p>"
+    + "<p><b>What is measured.</b> The same experiments against each server software in turn, on the same testbed, zones and traces: the UDP ceiling on an "
+      + "unshaped link, bytes per query on the unsigned and the paper's signed zone (from the switch's SNMP counters), and the TCP sweep 1p1s with the "
+      + "verdict on its knee; the servers take turns, repetition by repetition. A knee the verdict does not attribute to the server is the rig's, not the "
+      + "server's capacity. The servers' settings side by side, and what each adds to an answer: docs/servers.md. Each server's full report: "
+    + ([$s.servers // [] | to_entries[] | .key as $i | .value as $row | "\(val($s; $f; ["servers", $i, "name"])) "
+      + ([range(1; $row.repetitions + 1) | "<a href=\"servers/\($row.server | esc)/r\(.)/report.html\">r\(.)</a>"] | join(" "))] | join(" · ")) + ".</p>"
     + status_text($e; "the comparison of servers")
     + (if $s == null then "" else
-        "<p>Each figure is the median over the repetitions, with the lowest and the highest beside it; a figure that moved more than 5 % from its median is marked <b>moved &gt;5 %</b>, not averaged away.</p>"
-        + "<table class=\"cmp\"><tr><th>server</th><th>version</th><th>listen backlog</th><th>minimal responses</th><th>repetitions</th><th>UDP ceiling unshaped (answers/s)</th><th>UDP ceiling's range, sent q/s (lowest held, highest first failure)</th><th>TCP knee, 0.1 % failed (conn/s)</th><th>bytes per query out, unsigned</th><th>signed</th><th>growth</th><th>server CPU budget</th><th>UDP answers/s per CPU (projection)</th><th>TCP conn/s per CPU (projection)</th></tr>"
+        "<p>Each figure is the median over the repetitions, with the lowest and the highest beside it; a figure that moved more than 5 % from its median is "
+          + "marked <b>moved &gt;5 %</b>, not averaged away.</p>"
+        + "<table class=\"cmp\"><tr><th>server</th><th>version</th><th>listen backlog</th><th>minimal responses</th><th>repetitions</th><th>UDP ceiling "
+          + "unshaped (answers/s)</th><th>UDP ceiling's range, sent q/s (lowest held, highest first failure)</th><th>TCP knee, 0.1 % failed "
+          + "(conn/s)</th><th>bytes per query out, unsigned</th><th>signed</th><th>growth</th><th>server CPU budget</th><th>UDP answers/s per CPU "
+          + "(projection)</th><th>TCP conn/s per CPU (projection)</th></tr>"
         + ([$s.servers | to_entries[] | .key as $i
             | def fig($path; $round): spread_words($s; $f; ["servers",$i] + $path; $round) // nm;
             "<tr><th>\(val($s; $f; ["servers",$i,"name"]))</th><td>\(val($s; $f; ["servers",$i,"version"]))</td>"
               + "<td>\(val($s; $f; ["servers",$i,"listen_backlog"]))</td><td>\(val($s; $f; ["servers",$i,"minimal_responses"]))</td>"
               + "<td>\(val($s; $f; ["servers",$i,"repetitions"]))</td>"
               + "<td>\(fig(["udp","ceiling_qps"]; null))</td>"
-              + "<td>\(if ($s.servers[$i].udp.ceiling_low_qps.n // 0) > 0 and ($s.servers[$i].udp.ceiling_high_qps.n // 0) > 0 then val($s; $f; ["servers",$i,"udp","ceiling_low_qps","min"]; 0; null) + "&ndash;" + val($s; $f; ["servers",$i,"udp","ceiling_high_qps","max"]; 0; null) else nm end)</td>"
+              + "<td>\(if ($s.servers[$i].udp.ceiling_low_qps.n // 0) > 0 and ($s.servers[$i].udp.ceiling_high_qps.n // 0) > 0 then
+                val($s; $f; ["servers",$i,"udp","ceiling_low_qps","min"]; 0; null) + "&ndash;" +
+                val($s; $f; ["servers",$i,"udp","ceiling_high_qps","max"]; 0; null) else nm end)</td>"
               + "<td>\(fig(["tcp","knee_0_1pct"]; null))</td>"
               + "<td>\(fig(["sizes","bytes_per_query_out_unsigned"]; null))</td>"
               + "<td>\(fig(["sizes","bytes_per_query_out_signed"]; null))</td>"
@@ -39,25 +50,37 @@ def compare_section($b; $key; $heading):
               + "<td>\(fig(["udp","qps_per_cpu"]; null))</td>"
               + "<td>\(fig(["tcp","conn_per_cpu"]; null))</td></tr>"] | join(""))
         + "</table>"
-        + "<h3>TCP verdicts</h3><p>Where each server's TCP sweep lost its first work, per repetition. Only a knee the verdict gives to the server is the server's capacity; a knee of the rig (the generator, a stall from outside, the players) says what this machine could measure, not what the server can do.</p><ul>"
+        + "<h3>TCP verdicts</h3><p>Where each server's TCP sweep lost its first work, per repetition. Only a knee the verdict gives to the server is the "
+          + "server's capacity; a knee of the rig (the generator, a stall from outside, the players) says what this machine could measure, not what the "
+          + "server can do.</p><ul>"
         + ([$s.servers | to_entries[] | .key as $i | .value.tcp.verdicts | to_entries[] | .key as $j
-            | "<li>\(val($s; $f; ["servers",$i,"name"])), repetition \($j + 1): \(val($s; $f; ["servers",$i,"tcp","verdicts",$j])) (server's capacity: \(val($s; $f; ["servers",$i,"tcp","server_capacity",$j])); the server's own work alone: \(val($s; $f; ["servers",$i,"tcp","server_own",$j])))</li>"] | join(""))
+            | "<li>\(val($s; $f; ["servers",$i,"name"])), repetition \($j + 1): \(val($s; $f; ["servers",$i,"tcp","verdicts",$j])) (server's capacity: "
+              + "\(val($s; $f; ["servers",$i,"tcp","server_capacity",$j])); the server's own work alone: "
+              + "\(val($s; $f; ["servers",$i,"tcp","server_own",$j])))</li>"] | join(""))
         + "</ul>"
         + (if any($s.servers[]; .tcp_direct != null) then
-             "<h3>TCP with kxdpgun: the server's own capacity, or a bound</h3><p>The TCP sweep 1p1s again with kxdpgun as the generator (a third of tcpbench's CPU per connection) and the rig's forwarding off the server CPU where the profile allows: the knee where 0.1 % of connections failed, or, where the rig gave out first, the most the server was seen to handle (a bound, not its capacity).</p><ul>"
+             "<h3>TCP with kxdpgun: the server's own capacity, or a bound</h3><p>The TCP sweep 1p1s again with kxdpgun as the generator (a third of "
+               + "tcpbench's CPU per connection) and the rig's forwarding off the server CPU where the profile allows: the knee where 0.1 % of connections "
+               + "failed, or, where the rig gave out first, the most the server was seen to handle (a bound, not its capacity).</p><ul>"
              + ([$s.servers | to_entries[] | .key as $i | select(.value.tcp_direct != null)
                  | def fig($path): spread_words($s; $f; ["servers",$i] + $path; 0);
                  "<li>\(val($s; $f; ["servers",$i,"name"])): "
                  + (fig(["tcp_direct","knee_0_1pct"]) as $k | fig(["tcp_direct","bound"]) as $bd
-                    | if $k != null then "knee " + $k + " connections/s" + (if $bd != null then "; in other repetitions at least " + $bd + " connections/s (a bound)" else "" end)
+                    | if $k != null then "knee " + $k + " connections/s"
+                      + (if $bd != null then "; in other repetitions at least " + $bd + " connections/s (a bound)" else "" end)
                       elif $bd != null then "at least " + $bd + " connections/s (a bound, not the capacity)"
                       else nm end)
-                 + "; " + ([.value.tcp_direct.verdicts | to_entries[] | val($s; $f; ["servers",$i,"tcp_direct","verdicts",.key])] | join("; ")) + "</li>"] | join(""))
+                 + "; " + ([.value.tcp_direct.verdicts | to_entries[] | val($s; $f; ["servers",$i,"tcp_direct","verdicts",.key])] | join("; "))
+                   + "</li>"] | join(""))
              + "</ul>"
            else "" end)
         + "<p>Status of each server's experiments, per repetition: " + ([$s.servers | to_entries[] | .key as $i
-            | "\(val($s; $f; ["servers",$i,"name"])): UDP \([.value.udp.statuses | to_entries[] | val($s; $f; ["servers",$i,"udp","statuses",.key])] | join("/")), sizes \([.value.sizes.statuses | to_entries[] | val($s; $f; ["servers",$i,"sizes","statuses",.key])] | join("/")), TCP \([.value.tcp.statuses | to_entries[] | val($s; $f; ["servers",$i,"tcp","statuses",.key])] | join("/"))"] | join("; ")) + ".</p>"
-        + "<p>The answer codes and answer sizes of each server's sizes run are copied from its results to the data page: differences in bytes per query come from what each server puts in an answer's authority and additional sections (docs/servers.md).</p>"
+            | "\(val($s; $f; ["servers",$i,"name"])): UDP "
+              + "\([.value.udp.statuses | to_entries[] | val($s; $f; ["servers",$i,"udp","statuses",.key])] | join("/")), sizes "
+              + "\([.value.sizes.statuses | to_entries[] | val($s; $f; ["servers",$i,"sizes","statuses",.key])] | join("/")), TCP "
+              + "\([.value.tcp.statuses | to_entries[] | val($s; $f; ["servers",$i,"tcp","statuses",.key])] | join("/"))"] | join("; ")) + ".</p>"
+        + "<p>The answer codes and answer sizes of each server's sizes run are copied from its results to the data page: differences in bytes per query come "
+          + "from what each server puts in an answer's authority and additional sections (docs/servers.md).</p>"
         + more_link($key; $e)
       end)
     + "</section>"
@@ -72,7 +95,8 @@ def finding_compare($b; $key):
       ["Servers compared on the same testbed (repetitions: " + each(val($s; $f; ["servers",.,"repetitions"]))
        + "), median UDP ceiling: "
        + each(. as $i | val($s; $f; ["servers",$i,"udp","ceiling_qps","median"]; 0; null)
-              + (if ($s.servers[$i].udp.server_own // []) | any(. == false) then " (not shown to be the server's own: the rig's share of the server CPU above its limit or not measured)" else "" end))
+              + (if ($s.servers[$i].udp.server_own // [])
+                | any(. == false) then " (not shown to be the server's own: the rig's share of the server CPU above its limit or not measured)" else "" end))
        + " queries/s.",
        "Median TCP rate where 0.1 % of connections first failed: "
        + each(. as $i | if ($s.servers[$i].tcp.knee_0_1pct.median | type) == "number" then

@@ -21,11 +21,17 @@ def lb_section($b; $key; $heading):
       + cmp_row("connections split across servers"; $s; $f; ["split_connections"] | in_object($s; "count"); null; null; $p; ["lb","split_connections"]; null)
       + ( if ($s.per_server | type) == "object" then
             [$s.per_server | keys[] as $k
-             | cmp_row("sources on \($k) (paper: Juniper)"; $s; $f; ["per_server",$k] + (if ($s.per_server[$k] | type) == "object" then ["sources"] else [] end); null; null; $p; ["lb","per_server","juniper",$k]; null)
-             + cmp_row("sources on \($k) (paper: Cisco)"; $s; $f; ["per_server",$k] + (if ($s.per_server[$k] | type) == "object" then ["sources"] else [] end); null; null; $p; ["lb","per_server","cisco",$k]; null)] | join("")
+             | cmp_row("sources on \($k) (paper: Juniper)"; $s; $f; ["per_server",$k]
+               + (if ($s.per_server[$k] | type) == "object" then ["sources"] else [] end); null; null; $p; ["lb","per_server","juniper",$k]; null)
+             + cmp_row("sources on \($k) (paper: Cisco)"; $s; $f; ["per_server",$k]
+               + (if ($s.per_server[$k] | type) == "object" then ["sources"] else [] end); null; null; $p; ["lb","per_server","cisco",$k]; null)] | join("")
           else "" end )
       + "</table>"
-      + "<details><summary>What is measured</summary><p>DNS over TCP needs every packet of a connection to reach the same server; a balancer that splits a connection breaks it. Many client source addresses each make TCP queries; both servers record which sources reached them. The verdict is <em>pass</em> only when every query succeeded, no source reached both servers (overlap) and no connection was split. The paper (\(val($p; "paper.json"; ["lb","section"]))) found both routers sticky and the sources shared about evenly between the two servers. A per-packet balancer, which must fail this check, is its negative control.</p></details>"
+      + "<details><summary>What is measured</summary><p>DNS over TCP needs every packet of a connection to reach the same server; a balancer that splits a "
+        + "connection breaks it. Many client source addresses each make TCP queries; both servers record which sources reached them. The verdict is "
+        + "<em>pass</em> only when every query succeeded, no source reached both servers (overlap) and no connection was split. The paper ("
+        + "\(val($p; "paper.json"; ["lb","section"]))) found both routers sticky and the sources shared about evenly between the two servers. A per-packet "
+        + "balancer, which must fail this check, is its negative control.</p></details>"
       + (if $e.texts | length > 0 then ([$e.texts[] | "<p>Text report: <a href=\"\(esc)\"><code>\(esc)</code></a></p>"] | join("")) else "" end)
       + settings_table($s; $f; $b.labels[$s.experiment] // {}) + more_link($key; $e)
       + "</section>"
@@ -36,7 +42,8 @@ def lb_section($b; $key; $heading):
 def lb_card($b; $key):
   $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if ($s.verdict // null) == null then "" else
-      "<div class=\"card \(if ($s.verdict | ascii_downcase) == "pass" then "pass" else "fail" end)\"><div class=\"verdict\">Load balancer: " + val($s; $f; ["verdict"]) + "</div>"
+      "<div class=\"card \(if ($s.verdict | ascii_downcase) == "pass" then "pass" else "fail" end)\"><div class=\"verdict\">Load balancer: "
+        + val($s; $f; ["verdict"]) + "</div>"
       + "<p>Does every TCP connection stay on one server? Of " + val($s; $f; ["sources"]) + " client sources, "
       + val($s; $f; ["overlap_sources"] | in_object($s; "count")) + " reached both servers; "
       + val($s; $f; ["split_connections"] | in_object($s; "count")) + " connections were split; "
@@ -48,7 +55,8 @@ def finding_lb($b; $key):
   $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if ok($e) and ($s.verdict // null) != null then
       ["The load balancer's stickiness check gave " + val($s; $f; ["verdict"])
-       + (if ($s.verdict | ascii_downcase) == "pass" then "" else " (every TCP connection must stay on one server: DNS over TCP breaks through this balancer)" end)
+       + (if ($s.verdict | ascii_downcase) == "pass" then "" else " (every TCP connection must stay on one server: DNS over TCP breaks through this balancer)"
+         end)
        + ": of " + val($s; $f; ["sources"]) + " client sources, "
        + val($s; $f; ["overlap_sources"] | in_object($s; "count")) + " reached both servers, "
        + val($s; $f; ["split_connections"] | in_object($s; "count")) + " TCP connections were split across servers and "

@@ -13,7 +13,9 @@ def dot_section($b; $key; $heading):
     + (if $s == null then "" else
         figures($e)
         + "<h3>Handshakes per second</h3>"
-        + "<table class=\"cmp\"><tr><th>configuration</th><th>handshakes</th><th>0.1% of connections fail, handshakes/s</th><th>1% fail</th><th>highest answered</th><th>plain TCP, 0.1% fail, conn/s</th><th>DoT / TCP</th><th>verdict</th><th>server's capacity</th><th>server CPU budget</th><th>per CPU (projection), handshakes/s</th></tr>"
+        + "<table class=\"cmp\"><tr><th>configuration</th><th>handshakes</th><th>0.1% of connections fail, handshakes/s</th><th>1% fail</th><th>highest "
+          + "answered</th><th>plain TCP, 0.1% fail, conn/s</th><th>DoT / TCP</th><th>verdict</th><th>server's capacity</th><th>server CPU budget</th><th>per "
+          + "CPU (projection), handshakes/s</th></tr>"
         + ([[["full","full"],["resume","resumed"]][] as [$k, $name]
             | ($s[$k].configs // {}) | keys[] as $c
             | "<tr><th>\($c | esc)</th><td>\($name)</td>"
@@ -27,14 +29,21 @@ def dot_section($b; $key; $heading):
               + "<td>\(val($s; $f; [$k,"configs",$c,"budget"]))</td>"
               + "<td>\(val($s; $f; [$k,"configs",$c,"handshakes_per_cpu"]; 0; null))</td></tr>"] | join(""))
         + "</table>"
-        + "<p>A knee the verdict does not give to the server is the rig's: on this machine the generator makes its side of every handshake on the client CPU, so a generator-limited sweep says what the rig could offer, not what the server can do. Under a server CPU budget (SERVER_CPU) the server is made the bottleneck; its handshakes per CPU are the handled rate at the knee over the server CPU's busy share then (docs/tcp.md), a projection to a whole CPU, not a measurement. Each sweep's points and verdict evidence: the data page and <code>dot/full</code>, <code>dot/resume</code>.</p>"
+        + "<p>A knee the verdict does not give to the server is the rig's: on this machine the generator makes its side of every handshake on the client CPU, "
+          + "so a generator-limited sweep says what the rig could offer, not what the server can do. Under a server CPU budget (SERVER_CPU) the server is "
+          + "made the bottleneck; its handshakes per CPU are the handled rate at the knee over the server CPU's busy share then (docs/tcp.md), a projection "
+          + "to a whole CPU, not a measurement. Each sweep's points and verdict evidence: the data page and <code>dot/full</code>, <code>dot/resume</code>.</p>"
         + "<h3>Bytes on the wire per query</h3>"
         + (if ($s.bytes.cases | type) != "array" then "<p class=\"nm\">The bytes were not measured in this run.</p>"
            else
              "<p>Server " + val($s; $f; ["bytes","server","name"]) + " " + val($s; $f; ["bytes","server","version"]) + "; "
              + val($s; $f; ["bytes","settings","rate_qps"]) + " queries/s for " + val($s; $f; ["bytes","settings","seconds"]) + " s per case, "
-             + val($s; $f; ["bytes","settings","queries_per_conn_N"]) + " queries per connection in the cases marked so; per query = octets of both directions over the queries the daemon counted; what the port carried with nothing sent: " + val($s; $f; ["bytes","idle_octets"]) + " octets.</p>"
-             + "<table class=\"cmp\"><tr><th>case</th><th>transport</th><th>queries per connection</th><th>resumed</th><th>queries at the server</th><th>toward the server</th><th>toward the client</th><th>total per query</th><th>vs UDP</th><th>vs TCP, one per connection</th></tr>"
+             + val($s; $f; ["bytes","settings","queries_per_conn_N"])
+               + " queries per connection in the cases marked so; per query = octets of both directions over the queries the daemon counted; what the port "
+               + "carried with nothing sent: " + val($s; $f; ["bytes","idle_octets"]) + " octets.</p>"
+             + "<table class=\"cmp\"><tr><th>case</th><th>transport</th><th>queries per connection</th><th>resumed</th><th>queries at the "
+               + "server</th><th>toward the server</th><th>toward the client</th><th>total per query</th><th>vs UDP</th><th>vs TCP, one per "
+               + "connection</th></tr>"
              + ([$s.bytes.cases | to_entries[] | .key as $i
                  | "<tr><th>\(val($s; $f; ["bytes","cases",$i,"case"]))</th><td>\(val($s; $f; ["bytes","cases",$i,"transport"]))</td>"
                    + "<td>\(val($s; $f; ["bytes","cases",$i,"queries_per_conn"]))</td><td>\(val($s; $f; ["bytes","cases",$i,"resume"]))</td>"
@@ -47,7 +56,11 @@ def dot_section($b; $key; $heading):
              + "</table>"
            end)
       end)
-    + "<details><summary>What is measured</summary><p>The TCP capacity sweep with DNS over TLS: each connection makes one TLS handshake, verified against the testbed's own CA, and sends one query; x is the offered rate of handshakes. The same search, the same counters of every layer and the same verdict rules as the TCP experiment say where the first work was lost and whether the server or the rig caused it. It runs once with a full handshake per connection and once with session resumption. Beside it, the bytes on the wire per query over UDP, plain TCP and DoT, from the switch's SNMP octet counters at a fixed modest rate, with one or several queries per connection: what TLS adds to every query.</p></details>"
+    + "<details><summary>What is measured</summary><p>The TCP capacity sweep with DNS over TLS: each connection makes one TLS handshake, verified against the "
+      + "testbed's own CA, and sends one query; x is the offered rate of handshakes. The same search, the same counters of every layer and the same verdict "
+      + "rules as the TCP experiment say where the first work was lost and whether the server or the rig caused it. It runs once with a full handshake per "
+      + "connection and once with session resumption. Beside it, the bytes on the wire per query over UDP, plain TCP and DoT, from the switch's SNMP octet "
+      + "counters at a fixed modest rate, with one or several queries per connection: what TLS adds to every query.</p></details>"
     + more_link($key; $e)
     + "</section>"
   end;

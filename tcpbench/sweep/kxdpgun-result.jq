@@ -26,7 +26,8 @@ def within($said; $counted): ($said - $counted | fabs) <= ([10, 0.01 * $counted]
      "kxdpgun says it got \($replies_said) answers; the server daemons answered \($answers_counted) queries over TCP"
    else null end) as $error
 | (if $syns_counted != null and $syns_counted < 0.99 * $asked then
-     ["sent \($syns_counted) SYNs (counted at the router) of the \($asked) asked (\($syns_counted * 1000 / ([$asked, 1] | max) | round / 10) %): the generator fell short"]
+     ["sent \($syns_counted) SYNs (counted at the router) of the \($asked) asked (\($syns_counted * 1000 / ([$asked, 1] | max) | round / 10) %): the "
+       + "generator fell short"]
    else [] end) as $short
 | $p[]
 | {index,

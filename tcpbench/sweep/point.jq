@@ -140,7 +140,8 @@ def point($settings):
      | if length > 0 then add / length else null end) as $sbusy
   | ([$runs[] | .sample.cpu // {} | to_entries[] | select(.key as $k | $runs[0].cpus.client | index($k)) | .value.busy_pct]
      | if length > 0 then add / length else null end) as $cbusy
-  | ([$runs[] | .cpus.server as $c | ($c | length) as $n | .sample.cpu // {} | [to_entries[] | select(.key as $k | $c | index($k)) | .value.busy_ms // empty] | add // empty] | add) as $sbusy_ms
+  | ([$runs[] | .cpus.server as $c | ($c | length) as $n | .sample.cpu // {} | [to_entries[] | select(.key as $k | $c | index($k)) | .value.busy_ms // empty]
+    | add // empty] | add) as $sbusy_ms
   | ([$runs[] | . as $r | [$r.servers[] as $x | $r.sample.cgroup[$x] | nz] | add // 0] | add) as $daemon_ms
   | ([$runs[] | . as $r | [players_of[] as $x | $r.sample.cgroup[$x] | nz] | add // 0] | add) as $player_ms
   | ([$runs[] | run_stalls[]]) as $stalls
@@ -186,7 +187,8 @@ def point($settings):
      tls: (if any($res[]; .tls != null) then
              {handshakes: ($res | sum(.tls.handshakes)), resumed: ($res | sum(.tls.resumed)),
               handshake_timeouts: ($res | sum(.tls.handshake_timeouts)),
-              handshake_rate: (if ($settings.point_seconds // 0) > 0 then (($res | sum(.tls.handshakes)) / ($settings.point_seconds * ($runs | length)) * 10 | round / 10) else null end),
+              handshake_rate: (if ($settings.point_seconds // 0) > 0 then (($res | sum(.tls.handshakes)) / ($settings.point_seconds * ($runs | length)) * 10
+                | round / 10) else null end),
               handshake_us: ([$res[] | .tls.handshake_us // empty] | if length > 0 then (hist_merge | hist_summary) else null end)}
            else null end),
      # the rig's forwarding's share of the server CPU's busy time (perf,
@@ -202,7 +204,8 @@ def point($settings):
   # why an error point is one, in words
   + ([$runs[] | .rep as $rep
                | (.servers_down // [] | .[] | "the server daemon of \(.) was not running after repetition \($rep) (killed or crashed)"),
-                (.players[] | select(.rc == 1 or .result == null) | "\(.result.generator // $runs[0].generator // "tcpbench") on \(.player) failed (exit \(.rc)): \(.stderr)")]
+                (.players[] | select(.rc == 1 or .result == null)
+                  | "\(.result.generator // $runs[0].generator // "tcpbench") on \(.player) failed (exit \(.rc)): \(.stderr)")]
      | unique | if length > 0 then {errors: .} else {} end);
 
 # point_csv_header / point_csv_row: the flat table gnuplot and the report read.

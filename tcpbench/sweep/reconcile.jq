@@ -58,7 +58,8 @@ def reconcile_row:
                | map(judge($d)))};
 
 def reconcile_summary:
-  {schema: "rootbench.tcp-reconcile/1", rule: "a projected figure (service demand, a CPU budget) may be quoted only within \(agreement_limit * 100) % of the direct figure; against a bound, a figure below it disagrees and one above it is not validated",
+  {schema: "rootbench.tcp-reconcile/1", rule: ("a projected figure (service demand, a CPU budget) may be quoted only within \(agreement_limit * 100) % of the "
+    + "direct figure; against a bound, a figure below it disagrees and one above it is not validated"),
    servers: map(reconcile_row)};
 
 # reconcile_table: one '#'-headed TSV row per method.

@@ -101,22 +101,30 @@ def accept_queue_cause($settings):
                    elif $s.source == "server" then "server" else "unknown" end),
        because: ("a \($s.length_ms) ms stall on \($s.cpu) (\($s.kind)"
                  + (if $s.source == "tw_expiry" then ", the players' TIME-WAIT sockets expiring in the timer softirq on the server's CPU: the rig"
-                    elif $s.source == "outside_testbed" then ", CPU time outside the testbed's role cgroups (another process, or kernel threads such as ksoftirqd): the rig's machine"
+                    elif $s.source == "outside_testbed" then
+                      ", CPU time outside the testbed's role cgroups (another process, or kernel threads such as ksoftirqd): the rig's machine"
                     elif $s.source == "server" then ", the server daemon itself"
                     else ", cause not identified" end)
                  + ") while \($need) ms of stall fill a backlog of \($settings.backlog) at \($p.per_server_rate)/s per server")}
     elif (($p.server.cpu_busy_pct // 0) >= 95 or ($p.load.server_cpu_busy_pct // 0) >= 95
           or ($p.load.daemon_cpu_pct // 0) >= 0.9 * daemon_cap_pct($settings)) then
       {mechanism: "cpu", caused_by: "server", stall_needed_ms: $need,
-       because: ("no stall long enough, but while the load ran the server CPU was \($p.load.server_cpu_busy_pct // $p.server.cpu_busy_pct)% busy and the daemons used \($p.load.daemon_cpu_pct // $p.server.daemon_cpu_pct)% of a CPU"
+       because: ("no stall long enough, but while the load ran the server CPU was \($p.load.server_cpu_busy_pct // $p.server.cpu_busy_pct)% busy and the "
+         + "daemons used \($p.load.daemon_cpu_pct // $p.server.daemon_cpu_pct)% of a CPU"
                  + (if $settings.cpu_budget != null then ", their budget being \(daemon_cap_pct($settings))%" else "" end)
                  + ": the daemon does not accept as fast as connections arrive")}
     elif (($p.overflow_samples // 0) > 0 and $p.overflow_server_cpu_busy_median != null and $p.overflow_server_cpu_busy_median < 90) then
       {mechanism: "daemon_stall", caused_by: "server", stall_needed_ms: $need,
-       because: "a stall of the server daemon: the accept queue overflowed in \($p.overflow_samples) samples (100 ms) in which the server CPU was \($p.overflow_server_cpu_busy_median)% busy (median) and no CPU stall long enough was seen: the daemon stopped accepting with CPU to spare (stopped, blocked, or at its TCP client limit of \($settings.tcp_count))"}
+       because: ("a stall of the server daemon: the accept queue overflowed in \($p.overflow_samples) samples (100 ms) in which the server CPU was "
+         + "\($p.overflow_server_cpu_busy_median)% busy (median) and no CPU stall long enough was seen: the daemon stopped accepting with CPU to spare "
+         + "(stopped, blocked, or at its TCP client limit of \($settings.tcp_count))")}
     else
       {mechanism: "unknown", caused_by: "unknown", stall_needed_ms: $need,
-       because: "no stall of \($need // "?") ms or more on the server CPU was seen and its CPU was not full (\($p.load.server_cpu_busy_pct // $p.server.cpu_busy_pct // "?")% busy while the load ran\(if ($p.overflow_samples // 0) > 0 and $p.overflow_server_cpu_busy_median != null then "; \($p.overflow_server_cpu_busy_median)% in the \($p.overflow_samples) samples with drops: bursts of work, the server's or the arrivals'" else "" end)): undetermined"}
+       because: ("no stall of \($need // "?") ms or more on the server CPU was seen and its CPU was not full ("
+         + "\($p.load.server_cpu_busy_pct // $p.server.cpu_busy_pct // "?")% busy while the load ran"
+         + "\(if ($p.overflow_samples // 0) > 0 and $p.overflow_server_cpu_busy_median != null
+           then "; \($p.overflow_server_cpu_busy_median)% in the \($p.overflow_samples) samples with drops: "
+             + "bursts of work, the server's or the arrivals'" else "" end)): undetermined")}
     end;
 
 # verdict_at($below; $settings): the verdict of a failing point.
@@ -128,7 +136,8 @@ def verdict_at($below; $settings):
        evidence: "the generator did not offer the load it was asked for (\($p.generator.invalid_reasons // [$p.status] | join("; ")))"}
     elif $l == null then
       {layer: "undetermined", owner: "unknown", caused_by: "unknown", counter: null,
-       evidence: "\($p.failed) connections failed (\($p.causes // {} | to_entries | map(select(.value > 0) | "\(.key) \(.value)") | join(", "))) and no layer's counters rose: the work was lost where nothing counts it"}
+       evidence: ("\($p.failed) connections failed (\($p.causes // {} | to_entries | map(select(.value > 0) | "\(.key) \(.value)") | join(", "))) and no "
+         + "layer's counters rose: the work was lost where nothing counts it")}
     elif $l.name == "accept_queue" or $l.name == "server_cpu_backlog" then
       (accept_queue_cause($settings)) as $c
       | {layer: $l.name, owner: $l.owner, caused_by: $c.caused_by, mechanism: $c.mechanism,
@@ -162,7 +171,8 @@ def no_knee_bound:
     else {handled_rate, offered_rate, server_cpu_busy_pct: (.load.server_cpu_busy_pct // .server.cpu_busy_pct)} end;
 def bound_words:
   if . == null then "" else
-    "; the most the server handled at a valid point was \(.handled_rate)/s (at \(.offered_rate)/s offered) with its CPU \(.server_cpu_busy_pct // "?") % busy: its capacity is at least that (a bound, not the capacity)" end;
+    "; the most the server handled at a valid point was \(.handled_rate)/s (at \(.offered_rate)/s offered) with its CPU \(.server_cpu_busy_pct // "?") % "
+      + "busy: its capacity is at least that (a bound, not the capacity)" end;
 
 # knee_verdict($settings): the verdict at the 0.1 % crossing, or at the
 # point that ended the sweep when the generator stopped it first.
@@ -173,7 +183,8 @@ def knee_verdict($settings):
   | if $c.rate == null then
       (if $g then
          ($g | verdict_at(null; $settings)) + {at_rate: $g.offered_rate, knee: false, bound: $nb,
-           summary: "no knee: \(if $g.status == "rig_stall" then "a stall from outside the testbed (the rig's machine)" else "the generator" end) limited the sweep at \($g.offered_rate)/s before 0.1 % of connections failed\($nb | bound_words)"}
+           summary: ("no knee: \(if $g.status == "rig_stall" then "a stall from outside the testbed (the rig's machine)" else "the generator" end) limited the "
+             + "sweep at \($g.offered_rate)/s before 0.1 % of connections failed\($nb | bound_words)")}
        else {layer: "none", caused_by: "none", knee: false, at_rate: null, bound: $nb,
              summary: "no knee: 0.1 % failures not reached up to \($c.below // "?")/s\($nb | bound_words)"} end)
     else
@@ -244,13 +255,17 @@ def per_cpu($settings):
   | ($u | utilisation_fit) as $fit
   | ($fit.demand_us | if . != null then round1 else null end) as $demand
   | (if $kn == null or ($vd.knee | not) then "none: no knee among the valid points"
-     elif $c.at_lowest_rate then "none: the knee is at the lowest rate measured (\($c.rate)/s, \($kn.fail_ratio * 100 | round1) % failed), so how far beyond it the point lies is unknown: start the sweep lower (TCP_START)"
+     elif $c.at_lowest_rate then "none: the knee is at the lowest rate measured (\($c.rate)/s, \($kn.fail_ratio * 100 | round1) % failed), so how far beyond "
+       + "it the point lies is unknown: start the sweep lower (TCP_START)"
      elif $vd.caused_by != "server" then "none: the knee is not the server's (\($vd.caused_by))"
      elif ($saturated | not) then "none: the daemons used \($kn.load.daemon_cpu_pct // "?")% of a CPU at the knee, below 90 % of the \($cap)% they may use"
-     elif ($vd.mechanism != "cpu" and $vd.layer != "daemon") then "none: the server lost the work for another reason than its CPU (\($vd.mechanism // $vd.layer))"
-     elif $settings.steer != "rps" then "none: the servers' receive path ran on the client CPU (STEER=\($settings.steer // "none")), so the server CPU's busy share misses it"
+     elif ($vd.mechanism != "cpu" and $vd.layer != "daemon") then
+       "none: the server lost the work for another reason than its CPU (\($vd.mechanism // $vd.layer))"
+     elif $settings.steer != "rps" then "none: the servers' receive path ran on the client CPU (STEER=\($settings.steer // "none")), so the server CPU's busy "
+       + "share misses it"
      elif $k == null then "none: no busy share measured on the server CPU"
-     else "handled connections/s over the server CPU's busy share while the load ran (the daemon and its kernel work, STEER=rps), the best of the valid points up to the knee whose daemons were at their CPU cap" end) as $rule
+     else "handled connections/s over the server CPU's busy share while the load ran (the daemon and its kernel work, STEER=rps), the best of the valid "
+       + "points up to the knee whose daemons were at their CPU cap" end) as $rule
   | ($rule | startswith("none") | not) as $ok
   | (if $ok then ($k.handled_rate / ($k.load.server_cpu_busy_pct / 100) | round) else null end) as $per
   | (if $ok then $k else $kn end) as $p
@@ -360,8 +375,15 @@ def top_summary($schema; $status; $err; $started; $fin; $settings; $tb):
                            server_capacity: (.verdict.server_capacity // false), server_own: .verdict.server_own, evidence: .verdict.evidence,
                            conn_per_cpu: (.per_cpu.conn_per_cpu // null)}],
      caveats:([
-       "one machine with \($tb.cpus) CPUs: the servers on CPU \($tb.pinning.servers), every player, the router and the switch on CPU \($tb.pinning.clients); 2p1s adds no player CPU and 2p2s puts both servers on one CPU, so the paper's reasoning across configurations does not carry over; the verdicts rest on the counters of every layer instead",
+       "one machine with \($tb.cpus) CPUs: the servers on CPU \($tb.pinning.servers), every player, the router and the switch on CPU \($tb.pinning.clients); "
+         + "2p1s adds no player CPU and 2p2s puts both servers on one CPU, so the paper's reasoning across configurations does not carry over; the verdicts "
+         + "rest on the counters of every layer instead",
        "receive steering \($tb.steering.mode): \($tb.steering.rule)",
-       "server listen backlog \($settings.backlog); \($tb.server.name) \($tb.server.version), TCP client limit \($settings.tcp_count); tcpbench starts at most \($settings.max_burst) connections per \($settings.tick_us) us wake-up, more due at once makes the run invalid",
-       "timeout \($settings.timeout_ms) ms: a dropped SYN is retransmitted after 1 s, so it counts as a failure; RLIMIT_NOFILE (\($settings.rlimit_nofile_hard)) caps one tcpbench process at about \($settings.max_rate_per_player / $settings.workers_per_player)/s at this timeout"]
-       + (if $settings.transport == "tls" then ["DNS over TLS (\(if $settings.tls_resume then "sessions resumed" else "a full handshake per connection" end)): x is handshakes/s offered; tcpbench makes its side of every handshake on the client CPU, so a generator-limited point says what the rig could offer, not what the server can do"] else [] end))};
+       "server listen backlog \($settings.backlog); \($tb.server.name) \($tb.server.version), TCP client limit \($settings.tcp_count); tcpbench starts at "
+         + "most \($settings.max_burst) connections per \($settings.tick_us) us wake-up, more due at once makes the run invalid",
+       "timeout \($settings.timeout_ms) ms: a dropped SYN is retransmitted after 1 s, so it counts as a failure; RLIMIT_NOFILE ("
+         + "\($settings.rlimit_nofile_hard)) caps one tcpbench process at about \($settings.max_rate_per_player / $settings.workers_per_player)/s at this "
+         + "timeout"]
+       + (if $settings.transport == "tls" then ["DNS over TLS ("
+         + "\(if $settings.tls_resume then "sessions resumed" else "a full handshake per connection" end)): x is handshakes/s offered; tcpbench makes its "
+         + "side of every handshake on the client CPU, so a generator-limited point says what the rig could offer, not what the server can do"] else [] end))};

@@ -25,7 +25,8 @@ def tcp_per_cpu($s; $f):
        else "" end)
     + "</p>"
   elif ($s.per_cpu.budget | type) == "number" then
-    "<p><b>Per CPU of the server.</b> The daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; no per-CPU figure: " + val($s; $f; ["per_cpu","rule"]) + ".</p>"
+    "<p><b>Per CPU of the server.</b> The daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; no per-CPU figure: "
+      + val($s; $f; ["per_cpu","rule"]) + ".</p>"
   else "" end;
 
 # tcp_verdict: where a configuration lost its first work, in words, with
@@ -40,7 +41,8 @@ def tcp_verdict($s; $f):
          (if $s.verdict.server_capacity == true and $s.verdict.server_own == false then
             "This knee is where the <b>server CPU</b> ran out, but that CPU also did the rig's work: not the server's own capacity."
           elif $s.verdict.server_capacity == true then "This knee is the <b>server's capacity</b> on this testbed."
-          else "This knee is <b>not</b> the server's capacity: it was caused by " + val($s; $f; ["verdict","caused_by"]) + ", layer " + val($s; $f; ["verdict","layer"]) + "." end)
+          else "This knee is <b>not</b> the server's capacity: it was caused by " + val($s; $f; ["verdict","caused_by"]) + ", layer "
+            + val($s; $f; ["verdict","layer"]) + "." end)
        else "" end)
     + "</p>"
     + rig_charge_text($s; $f; ["rig_charge"])
@@ -58,7 +60,8 @@ def tcp_verdict($s; $f):
          + val($s; $f; ["repetitions","fail_0_1pct","min"]) + ", median " + val($s; $f; ["repetitions","fail_0_1pct","median"])
          + ", max " + val($s; $f; ["repetitions","fail_0_1pct","max"]) + " connections/s (spread "
          + val($s; $f; ["repetitions","fail_0_1pct","spread_pct"]) + " % of the median)"
-         + (if $s.repetitions.fail_0_1pct.flagged then " <b class=\"err\">FLAGGED: the knee moves more than 5 % between repetitions; not averaged away</b>" else "" end)
+         + (if $s.repetitions.fail_0_1pct.flagged then " <b class=\"err\">FLAGGED: the knee moves more than 5 % between repetitions; not averaged away</b>"
+           else "" end)
          + ".</p>"
        else "" end)
   end;
@@ -93,7 +96,15 @@ def tcp_section($b; $key; $title):
   + (if $e.summary == null then "" else generator_text($e.summary; $e.file; ["settings","generator","name"]; ["settings","generator","version"]) end)
   + figs_under($e; "\($key)/"; ["\($key)/1p1s/","\($key)/2p1s/","\($key)/2p2s/"])
   + (if ($subs | length) > 0 then tcp_table($b; $key; $subs) else "" end)
-  + "<details><summary>What is measured</summary><p>An open-loop generator opens TCP connections at a fixed rate, each sending one query and waiting for the answer, with a timeout; a connection not completed in time fails. For each rate the fraction of failed connections is recorded. Three configurations separate the causes: one player and one server (1p1s), two players and one server (2p1s: if the curve does not move, the players are not the limit), two players and two servers in pairs (2p2s: if the total doubles, the network is not the limit). A point where the generator could not keep its schedule is marked invalid and is not a server result. On this testbed every layer's counters are sampled at every point (generator, players, switch, router, link, server kernel, server daemon), and each configuration gets a verdict: the layer that lost the first work, the counter that shows it, and whether the server or the rig caused it; a knee the rig caused is never shown as the server's capacity. The paper (\(val($p; "paper.json"; ["tcp","section"]))) reports the rates where one per mille and one percent of connections fail and the rate where the server collapses.</p></details>"
+  + "<details><summary>What is measured</summary><p>An open-loop generator opens TCP connections at a fixed rate, each sending one query and waiting for the "
+    + "answer, with a timeout; a connection not completed in time fails. For each rate the fraction of failed connections is recorded. Three configurations "
+    + "separate the causes: one player and one server (1p1s), two players and one server (2p1s: if the curve does not move, the players are not the limit), "
+    + "two players and two servers in pairs (2p2s: if the total doubles, the network is not the limit). A point where the generator could not keep its "
+    + "schedule is marked invalid and is not a server result. On this testbed every layer's counters are sampled at every point (generator, players, switch, "
+    + "router, link, server kernel, server daemon), and each configuration gets a verdict: the layer that lost the first work, the counter that shows it, and "
+    + "whether the server or the rig caused it; a knee the rig caused is never shown as the server's capacity. The paper ("
+    + "\(val($p; "paper.json"; ["tcp","section"]))) reports the rates where one per mille and one percent of connections fail and the rate where the server "
+    + "collapses.</p></details>"
   + ( [ ["1p1s","2p1s","2p2s"][] as $c | $subs[$c] as $cs | ($cs.summary // null) as $s | "\($key)/\($c)/summary.json" as $f
         | "<h3>\($c | esc)</h3>"
         + if $s == null then "<p class=\"err\">No results for configuration \($c | esc).</p>" else
@@ -107,7 +118,9 @@ def tcp_section($b; $key; $title):
             + ([[["fail_0_1pct","0.1%"],["fail_1pct","1%"]][] as [$k, $name]
                | if ($s[$k].not_reached // false) and ($s[$k].below != null) then
                    "<p>No valid rate up to \(val($s; $f; [$k,"below"])) q/s made \($name) of the connections fail"
-                   + (if ($s.generator_limited_points // 0) > 0 then "; above it the generator could not keep its schedule (generator-limited points: \(val($s; $f; ["generator_limited_points"]))), so this run has no server result there.</p>" else ".</p>" end)
+                   + (if ($s.generator_limited_points // 0) > 0 then
+                     "; above it the generator could not keep its schedule (generator-limited points: \(val($s; $f; ["generator_limited_points"]))), so this "
+                     + "run has no server result there.</p>" else ".</p>" end)
                  else "" end] | join(""))
             + "<details><summary>\($c | esc) beside the paper, and where the work was lost</summary>"
             # A configuration the rig limited is no server figure: beside
@@ -140,11 +153,15 @@ def tcp_limits_section($b; $key; $heading):
   | if $s == null then "" else
       "<section id=\"\($key)\"><h2>\($heading) \(status_badge($e))</h2>"
       + figures($e)
-      + "<p><b>What is measured.</b> The 1p1s TCP sweep once per combination of NSD's tcp-count and the servers' listen backlog. Each combination's knee is set beside the knee Little's law predicts from what was measured below it (the longest server stall against the backlog, the time a connection holds a tcp-count slot, the server CPU per connection); the figure puts predicted against measured.</p>"
+      + "<p><b>What is measured.</b> The 1p1s TCP sweep once per combination of NSD's tcp-count and the servers' listen backlog. Each combination's knee is "
+        + "set beside the knee Little's law predicts from what was measured below it (the longest server stall against the backlog, the time a connection "
+        + "holds a tcp-count slot, the server CPU per connection); the figure puts predicted against measured.</p>"
       + status_text($e; "the tcp-limits experiment")
       + "<table class=\"csv\"><tr><th>tcp-count</th><th>backlog</th><th>knee (0.1 % failed)</th><th>predicted</th><th>predicted by</th><th>verdict</th></tr>"
       + ([$s.combinations // [] | to_entries[] | .key as $i
-          | "<tr><td>\(val($s; $f; ["combinations",$i,"tcp_count"]))</td><td>\(val($s; $f; ["combinations",$i,"backlog"]))</td><td>\(val($s; $f; ["combinations",$i,"knee"]))</td><td>\(val($s; $f; ["combinations",$i,"predicted"]))</td><td>\(val($s; $f; ["combinations",$i,"predicted_by"]))</td><td>\(val($s; $f; ["combinations",$i,"verdict"]))</td></tr>"] | join(""))
+          | "<tr><td>\(val($s; $f; ["combinations",$i,"tcp_count"]))</td><td>\(val($s; $f; ["combinations",$i,"backlog"]))</td><td>"
+            + "\(val($s; $f; ["combinations",$i,"knee"]))</td><td>\(val($s; $f; ["combinations",$i,"predicted"]))</td><td>"
+            + "\(val($s; $f; ["combinations",$i,"predicted_by"]))</td><td>\(val($s; $f; ["combinations",$i,"verdict"]))</td></tr>"] | join(""))
       + "</table>"
       + more_link($key; $e)
       + "</section>"
@@ -168,7 +185,8 @@ def finding_tcp($b; $key):
                " Per CPU of the server that is " + val($s; $f; ["per_cpu","conn_per_cpu"]; 0; null)
                + " connections/s (the knee over the server CPU's " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null) + " % busy"
                + (if ($s.per_cpu.budget | type) == "number"
-                  then ", the daemons limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; a whole CPU's figure is this projection, not a measurement)."
+                  then ", the daemons limited to " + val($s; $f; ["per_cpu","budget"])
+                    + " CPU each; a whole CPU's figure is this projection, not a measurement)."
                   else ")." end)
              else "" end) ]
     else [] end;

@@ -36,7 +36,8 @@ def validation($goal):
   # out there (e.g. the generator ran out first); said with the runs' own words.
   | [ $by[] | select(.qps_per_cpu.n == 0) | .budget as $f
       | ([$runs[] | select(.budget == $f) | .ceiling_text // empty] | unique) as $why
-      | "\($f) (no figure in \(if .runs == 1 then "its one run" else "any of its \(.runs) runs" end)\(if ($why | length) > 0 then ": " + ($why | join("; ")) else "" end))" ] as $unreached
+      | "\($f) (no figure in \(if .runs == 1 then "its one run" else "any of its \(.runs) runs" end)"
+        + "\(if ($why | length) > 0 then ": " + ($why | join("; ")) else "" end))" ] as $unreached
   # Runs of one budget that disagree more than the goal: medians that agree
   # are then within the noise, not evidence.
   | [ $with[] | select(.qps_per_cpu.spread_pct > $goal) | "\(.budget): \(.qps_per_cpu.spread_pct) %" ] as $noisy
@@ -53,9 +54,11 @@ def validation($goal):
       cost_note: (if ($costed | length) < 2 then null
                   else ($costed | min_by(.daemon_us_per_query.ceiling.median)) as $lo
                     | ($costed | max_by(.daemon_us_per_query.ceiling.median)) as $hi
-                    | "at the ceiling the server daemons spent \($hi.daemon_us_per_query.ceiling.median) us of CPU per answered query at budget \($hi.budget) and \($lo.daemon_us_per_query.ceiling.median) us at budget \($lo.budget) (\($cost.spread_pct) % apart)"
+                    | "at the ceiling the server daemons spent \($hi.daemon_us_per_query.ceiling.median) us of CPU per answered query at budget \($hi.budget) "
+                      + "and \($lo.daemon_us_per_query.ceiling.median) us at budget \($lo.budget) (\($cost.spread_pct) % apart)"
                       + (if $cost.spread_pct > $goal
-                         then ": the cost per query changed with the budget (a throttled daemon answers what piled up during its pauses in larger batches), so a budget's ceiling does not scale in proportion to a whole CPU"
+                         then ": the cost per query changed with the budget (a throttled daemon answers what piled up during its pauses in larger batches), "
+                           + "so a budget's ceiling does not scale in proportion to a whole CPU"
                          else ": the cost per query did not change with the budget" end)
                   end),
       validated: (($with | length) >= 2 and $across.spread_pct != null and $across.spread_pct <= $goal and ($noisy | length) == 0),
@@ -63,12 +66,16 @@ def validation($goal):
       thin_budgets: $thin, unreached_budgets: $unreached,
       validated_budgets: [$with[] | .budget],
       rule: ((if ($with | length) < 2
-             then "not validated: \($with | length) of \($by | length) budgets gave a figure per CPU in at least two and half of their runs (at the others the server CPU was not what ran out)"
+             then "not validated: \($with | length) of \($by | length) budgets gave a figure per CPU in at least two and half of their runs (at the others "
+               + "the server CPU was not what ran out)"
                   + (if ($thin | length) > 0 then "; too few figures at \($thin | join(", "))" else "" end)
              elif $across.spread_pct <= $goal and ($noisy | length) > 0
-             then "not validated: the medians per CPU of \($with | length) budgets (\([$with[] | .budget | tostring] | join(", "))) agree within \($across.spread_pct) %, but the runs within a budget spread more than the goal of \($goal) % ((max - min) / median: \($noisy | join(", "))): the agreement is within the noise"
+             then "not validated: the medians per CPU of \($with | length) budgets (\([$with[] | .budget | tostring] | join(", "))) agree within "
+               + "\($across.spread_pct) %, but the runs within a budget spread more than the goal of \($goal) % ((max - min) / median: "
+               + "\($noisy | join(", "))): the agreement is within the noise"
              elif $across.spread_pct <= $goal
-             then "validated: the medians per CPU of \($with | length) budgets (\([$with[] | .budget | tostring] | join(", "))) agree within \($across.spread_pct) % (goal \($goal) %), and the runs within each budget within the goal too"
+             then "validated: the medians per CPU of \($with | length) budgets (\([$with[] | .budget | tostring] | join(", "))) agree within "
+               + "\($across.spread_pct) % (goal \($goal) %), and the runs within each budget within the goal too"
              else "not validated: the medians per CPU of \($with | length) budgets differ by \($across.spread_pct) % ((max - min) / median; goal \($goal) %)"
              end)
              + (if ($unreached | length) > 0 then "; not measurable at \($unreached | join(", ")): these budgets say nothing either way" else "" end)) };

@@ -11,13 +11,16 @@ def budget_validation($v):
   $v.summary as $s | $v.file as $f
   | "<p><b>Validation across budgets.</b> "
   + if $s == null then
-      "Not measured with these results: <code>make udp-budget-validation RB_RUN=&lt;this directory&gt;</code> measures the unshaped UDP ceiling per CPU at several budgets, repetitions interleaved; the figures above hold for a whole CPU only if those agree (docs/methodology.md).</p>"
+      "Not measured with these results: <code>make udp-budget-validation RB_RUN=&lt;this directory&gt;</code> measures the unshaped UDP ceiling per CPU at "
+        + "several budgets, repetitions interleaved; the figures above hold for a whole CPU only if those agree (docs/methodology.md).</p>"
     else
-      "The unshaped UDP ceiling per CPU at the budgets below, \(val($s; $f; ["settings","reps"])) repetitions each, interleaved (udpreplay/budget-validation/run\(if $s.status != "ok" then ", \(val($s; $f; ["status"])): from the runs measured" else "" end)): "
+      "The unshaped UDP ceiling per CPU at the budgets below, \(val($s; $f; ["settings","reps"])) repetitions each, interleaved "
+        + "(udpreplay/budget-validation/run\(if $s.status != "ok" then ", \(val($s; $f; ["status"])): from the runs measured" else "" end)): "
       + val($s; $f; ["rule"]) + ". The spread of the medians is " + val($s; $f; ["spread_pct"]) + " % against a goal of " + val($s; $f; ["goal_pct"]) + " %"
       + (if $s.validated then "." else "; the figures above are this budget's, not a whole CPU's." end) + "</p>"
       + (if $s.cost_note != null then "<p>Why: " + val($s; $f; ["cost_note"]) + ".</p>" else "" end)
-      + "<table class=\"cmp\"><tr><th>server CPU budget</th><th>runs</th><th>answers/s per CPU: min</th><th>median</th><th>max</th><th>daemons' CPU per answered query at the ceiling (median, µs)</th></tr>"
+      + "<table class=\"cmp\"><tr><th>server CPU budget</th><th>runs</th><th>answers/s per CPU: min</th><th>median</th><th>max</th><th>daemons' CPU per "
+        + "answered query at the ceiling (median, µs)</th></tr>"
       + ([range(0; $s.by_budget | length) as $i
           | "<tr><td>\(val($s; $f; ["by_budget",$i,"budget"]))</td><td>\(val($s; $f; ["by_budget",$i,"runs"]))</td>"
             + "<td>\(val($s; $f; ["by_budget",$i,"qps_per_cpu","min"]; 0; null))</td><td>\(val($s; $f; ["by_budget",$i,"qps_per_cpu","median"]; 0; null))</td>"

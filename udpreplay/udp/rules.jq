@@ -103,7 +103,8 @@ def link_use($s; $wire; $high):
     | {carried_share_at_first_failure: ($at | round4), carried_share_plateau: ($plateau | round4),
        plateau_points: ($f | length), queue_max_ms: (if $qms == null then null else $qms * 10 | round / 10 end),
        full: ($at >= link_full_ratio or $plateau >= link_full_ratio or ($qms != null and $qms >= link_queue_full_ms)),
-       rule: "full when the answers carried >= \(link_full_ratio) of the link rate at the first failing rate or over the failing points above it, or its tbf queue held >= \(link_queue_full_ms) ms of the link rate"}
+       rule: ("full when the answers carried >= \(link_full_ratio) of the link rate at the first failing rate or over the failing points above it, or its tbf "
+         + "queue held >= \(link_queue_full_ms) ms of the link rate")}
   end;
 
 # verdict($s; $range; $wire): where the first answers were lost at the
@@ -119,7 +120,8 @@ def verdict($s; $range; $wire):
       | ($bp | first_loss_layer($lp)) as $fl
       | link_use($s; $wire; $B) as $lu
       | (if $fl == null then {} else {lost: $fl.lost, per_1000: $fl.per_1000, per_1000_below: $fl.per_1000_below} end) as $counts
-      | (if $fl == null then "" else "\($fl.what): \($fl.lost) (\($fl.per_1000) per 1000 queries sent, \($fl.per_1000_below) at \($L // "no lower") q/s)" end) as $where
+      | (if $fl == null then "" else "\($fl.what): \($fl.lost) (\($fl.per_1000) per 1000 queries sent, \($fl.per_1000_below) at \($L // "no lower") q/s)" end)
+        as $where
       | if ($lu.full // false) then
           {at_qps: $B, layer: "link", caused_by: "link", first_counter: ($fl.name // null)} + $counts + {backpressure: $lu,
            summary: ("at \($B) q/s the answers filled the shaped link (\($lu.carried_share_at_first_failure) of its rate carried"
@@ -162,8 +164,10 @@ def ceiling_text($s; $range; $ceil; $gen):
   ($s.threshold) as $thr
   | (if $s.note != "" then " (\($s.note))" else "" end) as $why
   | if $ceil != null then
-      "found: between \($range.low) and \($range.high) q/s sent: every repetition answered >= \($thr) up to \($range.low) q/s (\($ceil) answers/s), one fell below at \($range.high) q/s"
-      + (if ($range.non_monotonic | length) > 0 then "; held again above it at \($range.non_monotonic | map(tostring) | join(", ")) q/s (not monotonic)" else "" end)
+      "found: between \($range.low) and \($range.high) q/s sent: every repetition answered >= \($thr) up to \($range.low) q/s (\($ceil) answers/s), one fell "
+        + "below at \($range.high) q/s"
+      + (if ($range.non_monotonic | length) > 0 then "; held again above it at \($range.non_monotonic | map(tostring) | join(", ")) q/s (not monotonic)" else
+        "" end)
     elif ($gen | length) > 0 and $range.high == null then
       "not reached, generator-limited at \([$gen[] | .achieved_qps] | min) q/s achieved (\([$gen[] | .requested_qps] | min) requested)"
     elif $range.high == null and $range.held_up_to != null then
@@ -228,9 +232,11 @@ def per_cpu($s; $range; $ceil; $verdict):
      qps_per_cpu: (if $ceil != null and $busy != null and $busy > 0 and $verdict.caused_by == "server" and $s.steer == "rps" and $saturated and $resolved
                    then ($ceil / ($busy / 100) | round) else null end),
      rule: (if $verdict.caused_by != "server" then "none: the server was not shown to be the limit"
-            elif ($resolved | not) then "none: the ceiling lies between \($range.low) and \($range.high) q/s sent, more than \(per_cpu_resolution * 100) % apart (a repetition fell below where the first held): the ceiling is not known closely enough"
+            elif ($resolved | not) then "none: the ceiling lies between \($range.low) and \($range.high) q/s sent, more than \(per_cpu_resolution * 100) % "
+              + "apart (a repetition fell below where the first held): the ceiling is not known closely enough"
             elif $s.steer != "rps" then "none: the servers' receive path ran on the sending CPU (STEER=none), so the server CPU's busy share misses it"
-            elif ($saturated | not) then "none: the server CPU was not saturated at the ceiling (busy below 90 % of what the daemons may use), so it was not what ran out"
+            elif ($saturated | not) then "none: the server CPU was not saturated at the ceiling (busy below 90 % of what the daemons may use), so it was not "
+              + "what ran out"
             else "answered q/s at the ceiling / the server CPU's busy share there (the daemon and its kernel receive path, STEER=rps)" end)};
 
 # rig_on_server($range): the rig's share of the server CPU at the points
@@ -267,7 +273,8 @@ def lb_summary($s):
      losses_at_first_bad: ($all | losses_at_first_bad($s.threshold; $range)),
      max_good_answered_qps: ([$valid[] | select(.answer_ratio >= $s.threshold) | .answered_qps] | max),
      mean_answer_wire_bytes: (if $wire == null then null else ($wire * 10 | round / 10) end),
-     mean_answer_wire_bytes_source: "Listener nftables counter dns_answers over all valid points: IP bytes / packets + \(ethernet_header_bytes) (Ethernet header) + \(frame_overhead_bytes) (FCS, preamble and inter-frame gap)",
+     mean_answer_wire_bytes_source: ("Listener nftables counter dns_answers over all valid points: IP bytes / packets + \(ethernet_header_bytes) (Ethernet "
+       + "header) + \(frame_overhead_bytes) (FCS, preamble and inter-frame gap)"),
      link_bps: $s.link_bps,
      physics_check: physics_check($s; $ceil; $wire; $verdict),
      per_cpu: ($all | per_cpu($s; $range; $ceil; $verdict)),

@@ -43,16 +43,19 @@ def udp_section($b; $key; $title; $note):
             + " queries/s, above the first failure (shown, not taken as the ceiling)"
           else "" end) + ".</p>"
      else "" end)
-  + (if ($e.summary.verdict | type) == "object" then "<p><b>Where the answers were lost.</b> \(val($e.summary; $e.file; ["verdict","summary"]))</p>" else "" end)
+  + (if ($e.summary.verdict | type) == "object" then "<p><b>Where the answers were lost.</b> \(val($e.summary; $e.file; ["verdict","summary"]))</p>" else ""
+    end)
   + (if $s == null or $s.link_bps != null then "" else rig_charge_text($s; $f; ["rig_charge"]) end)
   + (if ($s.per_cpu.qps_per_cpu | type) == "number" then
        "<p><b>Per CPU of the server.</b> " + val($s; $f; ["per_cpu","qps_per_cpu"]; 0; null)
        + " answers/s per CPU: the ceiling over the server CPU's busy share there, " + val($s; $f; ["per_cpu","server_cpu_busy_pct"]; 1; null)
        + " % (the daemon and its kernel receive path)"
-       + (if ($s.per_cpu.budget | type) == "number" then "; the daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each (a whole CPU is a projection)" else "" end)
+       + (if ($s.per_cpu.budget | type) == "number" then "; the daemons were limited to " + val($s; $f; ["per_cpu","budget"])
+         + " CPU each (a whole CPU is a projection)" else "" end)
        + ".</p>"
      elif ($s.per_cpu.budget | type) == "number" then
-       "<p><b>Per CPU of the server.</b> The daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; no per-CPU figure: " + val($s; $f; ["per_cpu","rule"]) + ".</p>"
+       "<p><b>Per CPU of the server.</b> The daemons were limited to " + val($s; $f; ["per_cpu","budget"]) + " CPU each; no per-CPU figure: "
+         + val($s; $f; ["per_cpu","rule"]) + ".</p>"
      else "" end)
   + if $s == null then "</section>" else
       physics_text($s; $f)
@@ -60,17 +63,29 @@ def udp_section($b; $key; $title; $note):
       + cmp_row("ceiling, answered q/s (paper: Juniper)"; $s; $f; ["ceiling_qps"]; 0; null; $p; ["udp","ceiling_qps","juniper"]; null)
       + cmp_row("ceiling, answered q/s (paper: Cisco)"; $s; $f; ["ceiling_qps"]; 0; null; $p; ["udp","ceiling_qps","cisco"]; null)
       + cmp_row("link rate, bit/s"; $s; $f; ["link_bps"]; 0; null; $p; ["udp","link_bps"]; null)
-      + cmp_row("mean answer on the wire, bytes (paper: Table 2 unsigned, out per query)"; $s; $f; ["mean_answer_wire_bytes"]; 1; null; $p; ["sizes","tests","unsigned","bytes_per_query_out"]; null)
+      + cmp_row("mean answer on the wire, bytes (paper: Table 2 unsigned, out per query)"; $s; $f; ["mean_answer_wire_bytes"]; 1; null; $p;
+        ["sizes","tests","unsigned","bytes_per_query_out"]; null)
       + "</table>"
-      + "<details><summary>What is measured</summary><p>The players replay DNS queries over UDP at a rising rate towards the service address; the answers go to the Listener, which only counts them. For each offered rate the fraction answered is recorded. The <em>ceiling</em> is the highest answered rate; the <em>critical points</em> are the steps where the answered fraction falls. The paper (\(val($p; "paper.json"; ["udp","section"]))) found its instance limited by its network link of \(val($p; "paper.json"; ["udp","link_bps"])) bit/s, not by the servers: the answered rate stopped growing where answers of the average size filled the link. The physics check compares our ceiling with the link rate divided by the average answer size on the wire; if they agree, this run too was limited by the link, and the servers' own capacity is above it.</p></details>"
-      + "<details><summary>Critical points, this run and the paper's</summary><div class=\"pair\"><table class=\"csv\"><caption>this run</caption><tr><th>sent q/s (achieved)</th><th>repetition</th><th>answered q/s</th><th>answered fraction</th><th>the rig's share of the server CPU, %</th></tr>"
+      + "<details><summary>What is measured</summary><p>The players replay DNS queries over UDP at a rising rate towards the service address; the answers go "
+        + "to the Listener, which only counts them. For each offered rate the fraction answered is recorded. The <em>ceiling</em> is the highest answered "
+        + "rate; the <em>critical points</em> are the steps where the answered fraction falls. The paper (\(val($p; "paper.json"; ["udp","section"]))) found "
+        + "its instance limited by its network link of \(val($p; "paper.json"; ["udp","link_bps"])) bit/s, not by the servers: the answered rate stopped "
+        + "growing where answers of the average size filled the link. The physics check compares our ceiling with the link rate divided by the average answer "
+        + "size on the wire; if they agree, this run too was limited by the link, and the servers' own capacity is above it.</p></details>"
+      + "<details><summary>Critical points, this run and the paper's</summary><div class=\"pair\"><table class=\"csv\"><caption>this "
+        + "run</caption><tr><th>sent q/s (achieved)</th><th>repetition</th><th>answered q/s</th><th>answered fraction</th><th>the rig's share of the server "
+        + "CPU, %</th></tr>"
       + (if ($s.critical_points | type) == "array" and ($s.critical_points | length) > 0 then
            [$s.critical_points | to_entries[] | .key as $i
-            | "<tr><td>\(val($s; $f; ["critical_points",$i,"achieved_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"rep"]))</td><td>\(val($s; $f; ["critical_points",$i,"answered_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"answer_ratio"]; 6; null))</td><td>\(val($s; $f; ["critical_points",$i,"rig_share"]; 1; 100))\(if $s.critical_points[$i].rig_over_limit == true then " <b>rig's work: not the server's own</b>" else "" end)</td></tr>"] | join("")
+            | "<tr><td>\(val($s; $f; ["critical_points",$i,"achieved_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"rep"]))</td><td>"
+              + "\(val($s; $f; ["critical_points",$i,"answered_qps"]; 1; null))</td><td>"
+              + "\(val($s; $f; ["critical_points",$i,"answer_ratio"]; 6; null))</td><td>\(val($s; $f; ["critical_points",$i,"rig_share"]; 1; 100))"
+              + "\(if $s.critical_points[$i].rig_over_limit == true then " <b>rig's work: not the server's own</b>" else "" end)</td></tr>"] | join("")
          else "<tr><td colspan=\"5\">\(nm)</td></tr>" end)
       + "</table><table class=\"csv\"><caption>paper, Table 1 (router hashing)</caption><tr><th>offered q/s</th><th>answered fraction</th></tr>"
       + ([$p.udp.critical_points | to_entries[] | .key as $i
-          | "<tr><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"offered_qps"]; 1; null))</td><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"ratio"]; 6; null))</td></tr>"] | join(""))
+          | "<tr><td>\(val($p; "paper.json"; ["udp","critical_points",$i,"offered_qps"]; 1; null))</td><td>"
+            + "\(val($p; "paper.json"; ["udp","critical_points",$i,"ratio"]; 6; null))</td></tr>"] | join(""))
       + "</table></div></details>"
       + settings_table($s; $f; $b.labels[$s.experiment] // {}) + more_link($key; $e)
       + "</section>"
