@@ -16,6 +16,9 @@
 # Ethernet's per-frame cost on the wire that SNMP octets (frames without
 # FCS) leave out: frame_overhead_bytes.
 include "wire";
+# The unshaped UDP ceiling is read through udp's accessors, which check its
+# schema (found from this folder: jq 1.6 would look in the current directory first).
+import "udpreplay/udp/rules" as udp {search: "../.."};
 
 # The checks' thresholds.
 def roll_dnskey_min_bytes: 1400;      # the KSK-roll DNSKEY answer is at least this
@@ -107,3 +110,31 @@ def matrix_checks:
 def matrix_summary($links; $ceiling):
   (map(cell_derive($links; $ceiling))) as $cells
   | {cells: $cells, checks: ($cells | matrix_checks)};
+
+# server_ceiling($source; $shown): the server's unshaped UDP ceiling from
+# the udp-unshaped summary (the input, read through udp's accessors), as
+# the matrix records it: qps null ("not measured") when that experiment
+# failed or found none, and not used when it ran under a server CPU budget
+# (the budget's ceiling, not the instance's). $shown: the file as the
+# summary names it. Never a number of our own.
+def server_ceiling($shown):
+  . as $s | (.status // null) as $st
+  | udp::udp_ceiling_qps($s) as $q | udp::udp_testbed($s) as $tb | udp::udp_verdict($s) as $v
+  | ($tb.server.cpu_budget.budget // null) as $budget
+  | if $budget != null and $st == "ok" and $q != null then
+      {qps: null, budgeted_qps: $q, budget: $budget,
+       status: "not used (udp-unshaped ran with its servers limited to \($budget) CPU each: the budget's ceiling, not the instance's)",
+       source: $shown}
+    else
+      {qps: (if $st == "ok" then $q else null end),
+       low_qps: (if $st == "ok" then udp::udp_ceiling_low_qps($s) else null end),
+       high_qps: (if $st == "ok" and $q != null then udp::udp_ceiling_high_qps($s) else null end),
+       status: (if $st != "ok" then "not measured (udp-unshaped \($st))"
+                elif $q == null then "not measured (udp-unshaped found no ceiling: \(udp::udp_ceiling_text($s) // "?"))"
+                else "measured" end),
+       caused_by: ($v.caused_by // null),
+       source: $shown,
+       zone: ($tb.zones.variant // ($tb.zones.dir // null | if . then split("/") | last else null end)),
+       note: (if $st == "ok" and $q != null and ($v.caused_by // "") != "server"
+              then "the unshaped ceiling was set by \($v.caused_by // "an undetermined layer"), not shown to be the server's: a lower bound of the server's"
+              else null end)} end;

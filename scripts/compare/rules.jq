@@ -12,6 +12,11 @@
 # (its status is listed), so a figure is never made up from another run.
 
 include "spread";
+# The experiments' summaries are read through their producers' accessors,
+# which check the schema (found from this folder: jq 1.6 would look in the
+# current directory first).
+import "udpreplay/udp/rules" as udp {search: "../.."};
+import "tcpbench/sweep/rules" as tcp {search: "../.."};
 
 def ok($s): $s != null and $s.status == "ok";
 # figure(f): f of every repetition whose experiment is ok, as a spread.
@@ -29,38 +34,39 @@ def server_row($kind):
      cpu_budget: ($tb.server.cpu_budget.budget // null),
      repetitions: ($reps | length),
      udp: {statuses: statuses(.udp),
-           ceiling_qps: figure(.udp; .udp.ceiling_qps),
+           ceiling_qps: figure(.udp; udp::udp_ceiling_qps(.udp)),
            # the range of sent rates around each repetition's ceiling
-           ceiling_low_qps: figure(.udp; .udp.ceiling_low_qps // null),
-           ceiling_high_qps: figure(.udp; .udp.ceiling_high_qps // null),
+           ceiling_low_qps: figure(.udp; udp::udp_ceiling_low_qps(.udp)),
+           ceiling_high_qps: figure(.udp; udp::udp_ceiling_high_qps(.udp)),
            # answers/s per CPU of the server (udpreplay/udp/rules.jq per_cpu; null
            # unless the server was shown to be the limit)
-           qps_per_cpu: figure(.udp; .udp.per_cpu.qps_per_cpu // null),
-           caused_by: [.[] | select(ok(.udp)) | (.udp.verdict.caused_by // null)],
+           qps_per_cpu: figure(.udp; udp::udp_per_cpu(.udp).qps_per_cpu // null),
+           caused_by: [.[] | select(ok(.udp)) | (udp::udp_verdict(.udp).caused_by // null)],
            # the rig's share of the server CPU where the ceiling was set
            # (scripts/lib/charge.jq), and whether the figure is the server's own
-           rig_share: figure(.udp; .udp.rig_charge.max // null),
-           server_own: [.[] | select(ok(.udp)) | (.udp.verdict.server_own // null)],
-           verdicts: [.[] | select(ok(.udp)) | (.udp.verdict.summary // .udp.verdict // null)]},
+           rig_share: figure(.udp; udp::udp_rig_charge(.udp).max // null),
+           server_own: [.[] | select(ok(.udp)) | (udp::udp_verdict(.udp).server_own // null)],
+           verdicts: [.[] | select(ok(.udp)) | (udp::udp_verdict(.udp) as $v | $v.summary // $v // null)]},
      tcp: {statuses: statuses(.tcp),
-           knee_0_1pct: figure(.tcp; .tcp.fail_0_1pct.rate // null),
-           max_handled: figure(.tcp; .tcp.max_handled.handled_rate // null),
+           knee_0_1pct: figure(.tcp; tcp::tcp_knee_rate(.tcp)),
+           max_handled: figure(.tcp; tcp::tcp_max_handled_rate(.tcp)),
            # connections/s per CPU of the server (rules.jq per_cpu)
-           conn_per_cpu: figure(.tcp; .tcp.per_cpu.conn_per_cpu // null),
-           server_capacity: [.[] | select(ok(.tcp)) | (.tcp.verdict.server_capacity // false)],
-           rig_share: figure(.tcp; .tcp.rig_charge.max // null),
-           server_own: [.[] | select(ok(.tcp)) | (.tcp.verdict.server_own // null)],
-           verdicts: [.[] | select(ok(.tcp)) | (.tcp.verdict.summary // null)]},
+           conn_per_cpu: figure(.tcp; tcp::tcp_per_cpu(.tcp).conn_per_cpu // null),
+           server_capacity: [.[] | select(ok(.tcp)) | (tcp::tcp_verdict(.tcp).server_capacity // false)],
+           rig_share: figure(.tcp; tcp::tcp_rig_charge(.tcp).max // null),
+           server_own: [.[] | select(ok(.tcp)) | (tcp::tcp_verdict(.tcp).server_own // null)],
+           verdicts: [.[] | select(ok(.tcp)) | (tcp::tcp_verdict(.tcp).summary // null)]},
      # the TCP sweep with kxdpgun (the server's own capacity, or a bound
      # where the rig gave out first); null when no repetition ran it
      tcp_direct: (if all(.[]; .tcp_direct == null) then null else
        {statuses: statuses(.tcp_direct),
-        knee_0_1pct: figure(.tcp_direct; .tcp_direct.fail_0_1pct.rate // null),
-        bound: figure(.tcp_direct; if (.tcp_direct.fail_0_1pct.rate // null) == null then (.tcp_direct.verdict.bound.handled_rate // null) else null end),
-        server_capacity: [.[] | select(ok(.tcp_direct)) | (.tcp_direct.verdict.server_capacity // false)],
-        rig_share: figure(.tcp_direct; .tcp_direct.rig_charge.max // null),
-        server_own: [.[] | select(ok(.tcp_direct)) | (.tcp_direct.verdict.server_own // null)],
-        verdicts: [.[] | select(ok(.tcp_direct)) | (.tcp_direct.verdict.summary // null)]} end),
+        knee_0_1pct: figure(.tcp_direct; tcp::tcp_knee_rate(.tcp_direct)),
+        bound: figure(.tcp_direct; if tcp::tcp_knee_rate(.tcp_direct) == null then (tcp::tcp_verdict(.tcp_direct).bound.handled_rate // null)
+                                  else null end),
+        server_capacity: [.[] | select(ok(.tcp_direct)) | (tcp::tcp_verdict(.tcp_direct).server_capacity // false)],
+        rig_share: figure(.tcp_direct; tcp::tcp_rig_charge(.tcp_direct).max // null),
+        server_own: [.[] | select(ok(.tcp_direct)) | (tcp::tcp_verdict(.tcp_direct).server_own // null)],
+        verdicts: [.[] | select(ok(.tcp_direct)) | (tcp::tcp_verdict(.tcp_direct).summary // null)]} end),
      sizes: {statuses: statuses(.sizes),
              bytes_per_query_out_unsigned: figure(.sizes; .sizes.variants.unsigned.bytes_per_query_out // null),
              bytes_per_query_out_signed: figure(.sizes; .sizes.variants.signed.bytes_per_query_out // null),

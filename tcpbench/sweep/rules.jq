@@ -335,13 +335,15 @@ def knee_charge($c1):
 # configuration's summary.json from its points (input: the merged points;
 # $byrep: the points of each repetition on its own; $s: the settings;
 # $notes: the rate search's notes).
+# The schema of a configuration's summary (<name>/<config>/summary.json).
+def tcp_config_schema: "rootbench.tcp/2";
 def config_summary($cfg; $family; $status; $title; $s; $notes; $byrep):
   sort_by(.offered_rate) as $p
   | ($byrep | group_by(.rep) | map(sort_by(.offered_rate))) as $reps
   | ($p | crossing(0.001)) as $c1 | ($p | crossing(0.01)) as $c2 | ($p | max_handled) as $mh
   | ($p | collapse($s.collapse_fraction)) as $col
   | ($p | knee_charge($c1)) as $charge
-  | {schema:"rootbench.tcp/2", experiment:"tcp", family:$family, config:$cfg, title:$title, status:$status,
+  | {schema:tcp_config_schema, experiment:"tcp", family:$family, config:$cfg, title:$title, status:$status,
      players:(if $cfg == "1p1s" then 1 else 2 end), servers:$s.servers,
      x_axis:"total offered connections/s (all players)",
      points:($p | length), valid_points:($p | valid_points | length),
@@ -387,3 +389,26 @@ def top_summary($schema; $status; $err; $started; $fin; $settings; $tb):
        + (if $settings.transport == "tls" then ["DNS over TLS ("
          + "\(if $settings.tls_resume then "sessions resumed" else "a full handshake per connection" end)): x is handshakes/s offered; tcpbench makes its "
          + "side of every handshake on the client CPU, so a generator-limited point says what the rig could offer, not what the server can do"] else [] end))};
+
+# ------------------------------------------------------------ read by other experiments
+# Another experiment reads a configuration's summary (tcp_config_schema,
+# <name>/<config>/summary.json) only through these accessors, never by a
+# field's path: each checks the schema and fails naming both when it is
+# not this file's, so a consumer older than the summary stops instead of
+# reading a field that moved.
+# (jq -L "$RB_TOP" -L "$RB_TOP/scripts/lib" 'import "tcpbench/sweep/rules" as tcp; tcp::tcp_knee_rate(.)')
+def tcp_config_checked($s):
+  if ($s | type) == "object" and $s.schema == tcp_config_schema then $s
+  else error("a TCP configuration's summary of schema \(tcp_config_schema) (tcpbench/sweep/rules.jq) was expected; this one's schema is "
+             + "\(if ($s | type) == "object" then $s.schema // "none" else "none: not a summary" end): "
+             + "read it with the rules of its version") end;
+# the knee: the offered rate at which 0.1 % of connections failed
+def tcp_knee_rate($s): tcp_config_checked($s).fail_0_1pct.rate // null;
+# the most the server handled at a valid point (connections/s)
+def tcp_max_handled_rate($s): tcp_config_checked($s).max_handled.handled_rate // null;
+# what set the knee ({summary, server_capacity, server_own, bound, ...})
+def tcp_verdict($s): tcp_config_checked($s).verdict // null;
+# the figure per CPU of the server ({conn_per_cpu, rule, ...})
+def tcp_per_cpu($s): tcp_config_checked($s).per_cpu // null;
+# the rig's share of the server CPU at the knee (charge.jq)
+def tcp_rig_charge($s): tcp_config_checked($s).rig_charge // null;
