@@ -4,6 +4,26 @@
 # across the budgets within the goal: then a budgeted knee may be stated
 # per CPU. Pure: the bench gives the runs, the report shows the result.
 include "spread";
+# Each run's UDP summary is read through udp's accessors, which check its
+# schema (found from this folder: jq 1.6 would look in the current directory first).
+import "udpreplay/udp/rules" as udp {search: "../.."};
+
+# run_lb, run_ceiling_low_qps: of a run's UDP summary (the input), the
+# balancing it ran with ("l3" when it does not say) and the lowest rate of its ceiling.
+def run_lb: udp::udp_lb(.) // "l3";
+def run_ceiling_low_qps: udp::udp_ceiling_low_qps(.);
+
+# run_row($budget; $rep; $dir; $at_low; $at_ceiling): one run as the rules
+# below read it, from its UDP summary (the input); $at_low, $at_ceiling:
+# the daemons' cost at the lowest rate measured and at the ceiling.
+def run_row($budget; $rep; $dir; $at_low; $at_ceiling):
+  . as $s | udp::udp_per_cpu($s) as $pc
+  | {budget: $budget, rep: $rep, dir: $dir,
+     ceiling_low_qps: udp::udp_ceiling_low_qps($s), ceiling_high_qps: udp::udp_ceiling_high_qps($s),
+     server_cpu_busy_pct: $pc.server_cpu_busy_pct, qps_per_cpu: $pc.qps_per_cpu,
+     mean_pause_us: $pc.throttle.mean_pause_us, pause_bound_us: $pc.longest_pause_bound_us,
+     verdict_layer: udp::udp_verdict($s).layer, answered_qps: udp::udp_ceiling_qps($s), ceiling_text: udp::udp_ceiling_text($s),
+     daemon_cost: {lowest_rate: $at_low, ceiling: $at_ceiling}};
 
 # daemon_us_per_query: {answers, daemon_ms} of one point -> the server
 # daemons' CPU microseconds per answered query (null when unknown).
