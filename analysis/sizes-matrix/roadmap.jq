@@ -10,6 +10,10 @@
 # capacity per CPU of the server); $rate: the stated query rate (q/s);
 # $cpus: the CPUs an instance's servers have for TCP.
 
+# The TCP experiment's summary is read through its accessors, which check
+# its schema (found from this folder: jq 1.6 would look in the current directory first).
+import "tcpbench/sweep/rules" as tcp {search: "../.."};
+
 # The answers compared, and the sizes they are compared with: 512 (the
 # pre-EDNS limit), 1232 (DNS Flag Day 2020), 1400, 4096.
 def roadmap_answers: ["priming", "dnskey", "referral", "nxdomain"];
@@ -58,13 +62,15 @@ def tcp_capacity($source):
     {conn_per_cpu: null, status: "not measured", source: null,
      note: "no tcp results in this results directory: run make tcp TCP_SERVER_CPU=0.1 (a figure per CPU needs the server to be the bottleneck), or make bench"}
   else
-    [.configs[]? | objects | select((.per_cpu.conn_per_cpu | type) == "number")
-     | {name: (.name // .config // null), conn_per_cpu: .per_cpu.conn_per_cpu}] as $ok
+    tcp::tcp_configs(.) as $configs
+    | [$configs[] | tcp::tcp_per_cpu(.) as $pc | select(($pc.conn_per_cpu | type) == "number")
+       | {name: tcp::tcp_config_name(.), conn_per_cpu: $pc.conn_per_cpu}] as $ok
     | if ($ok | length) > 0 then ($ok | max_by(.conn_per_cpu)) as $b
         | {conn_per_cpu: $b.conn_per_cpu, status: "measured", source: $source, config: $b.name, note: null}
       else {conn_per_cpu: null, status: "not measured", source: $source,
             note: ("the TCP experiment gave no capacity per CPU: "
-                   + ([.configs[]? | objects | "\(.name // .config // "?"): \(.per_cpu.rule // "no rule")"] | .[0] // "no configuration"))} end
+                   + ([$configs[] | "\(tcp::tcp_config_name(.) // "?"): \(tcp::tcp_per_cpu(.).rule // "no rule")"] | .[0]
+                      // "no configuration"))} end
   end;
 
 # crosses($limit): an answer of BYTES does not fit a buffer of $limit (an

@@ -3,7 +3,7 @@
 # not the server's own, and the caveat in words. The UDP and TCP rules
 # both call it; nothing else restates it.
 
-include "spread";
+include "spread" {search: "./"};
 
 # The rig's share of the server CPU's busy time above which the figure
 # measured there includes the rig's work (the switch's bridge, the

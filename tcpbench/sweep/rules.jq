@@ -17,9 +17,11 @@
 #   cpu_budget (the servers' budget, a share of a CPU each; null: none),
 #   server_cpus (how many CPUs the servers run on), steer (none|rps)}.
 
-include "layers";
-include "spread";
-include "charge";
+# found from this folder, so that another experiment can import these rules
+# (jq 1.6 would look in the current directory first)
+include "layers" {search: "../../scripts/lib"};
+include "spread" {search: "../../scripts/lib"};
+include "charge" {search: "../../scripts/lib"};
 
 def round1: . * 10 | round / 10;
 def round3: . * 1000 | round / 1000;
@@ -412,3 +414,7 @@ def tcp_verdict($s): tcp_config_checked($s).verdict // null;
 def tcp_per_cpu($s): tcp_config_checked($s).per_cpu // null;
 # the rig's share of the server CPU at the knee (charge.jq)
 def tcp_rig_charge($s): tcp_config_checked($s).rig_charge // null;
+# the top summary (<name>/summary.json, the same schema): its
+# configurations' summaries, and a configuration's name
+def tcp_configs($s): [tcp_config_checked($s).configs[]? | objects];
+def tcp_config_name($s): tcp_config_checked($s) | .name // .config // null;

@@ -16,10 +16,12 @@
 # CPU, scripts/lib/charge.jq; empty when not measured). Settings $s: {lb,
 # threshold, link_bps (null unshaped), note (why the search ended, or "")}.
 
-include "layers";
-include "spread";
-include "wire";
-include "charge";
+# found from this folder, so that another experiment can import these rules
+# (jq 1.6 would look in the current directory first)
+include "layers" {search: "../../scripts/lib"};
+include "spread" {search: "../../scripts/lib"};
+include "wire" {search: "../../scripts/lib"};
+include "charge" {search: "../../scripts/lib"};
 
 # A shaped link that carried at least this share of its rate was full.
 def link_full_ratio: 0.97;
