@@ -304,3 +304,16 @@ def fam_head: "<table class=\"cmp\"><tr><th></th><th>IPv4</th><th>IPv6</th><th>r
 def in_order($entries; $names):
   ([$names[] as $n | $entries[] | select(.name == $n)]
    + [$entries[] | select(.name as $n | any($names[]; . == $n) | not)])[];
+
+# ------------------------------------------------------------ rows
+# Small pieces the pages' tables are built from (HTML given, not escaped).
+
+# kv_row($name; $value): a row of a key-value table; kv_row($name; $value;
+# $note) with a third cell (the paper's, or "").
+def kv_row($name; $value): "<tr><th>\($name)</th><td>\($value)</td></tr>";
+def kv_row($name; $value; $note): "<tr><th>\($name)</th><td>\($value)</td><td>\($note)</td></tr>";
+# head_row($names): a row of column names; cells_row($cells): a row of cells.
+def head_row($names): "<tr>" + ($names | map("<th>\(.)</th>") | join("")) + "</tr>";
+def cells_row($cells): "<tr>" + ($cells | map("<td>\(.)</td>") | join("")) + "</tr>";
+# paper_note($text): a third cell's note, what the paper had.
+def paper_note($text): "<small>paper: \($text)</small>";

@@ -41,33 +41,39 @@ def lab_section($src):
     + "came up, is the last column below); the router and the switch are the lab's devices, described by its inventory and not configured by rootbench. The "
     + "hosts' facts were gathered from the hosts when the testbed came up.</p>"
   + "<table class=\"kv\">"
-  + "<tr><th>inventory</th><td>\(tv($src; ["inventory"]))</td></tr>"
-  + "<tr><th>ranges the lab declares as its own</th><td>"
-    + "\(if ($t.allow_ranges | type) == "array" and ($t.allow_ranges | length) > 0 then
-    [range(0; $t.allow_ranges | length) as $i | tv($src; ["allow_ranges",$i])] | join(", ") else tv($src; ["allow_ranges"]) end)</td></tr>"
-  + "<tr><th>router</th><td>\(tv($src; ["router","model"])); balances \(tv($src; ["router","lb"])); client leg \(tv($src; ["router","addr4_client"])) "
-    + "\(tv($src; ["router","addr6_client"])) (MAC \(tv($src; ["router","mac_client"]))), server leg \(tv($src; ["router","addr4_server"])) "
-    + "\(tv($src; ["router","addr6_server"])); "
-    + (if ($t.router.snmp_host // null) != null then "SNMP agent \(tv($src; ["router","snmp_host"])): its ports sampled" else "no SNMP agent: not sampled"
-      end) + "</td></tr>"
-  + "<tr><th>switch</th><td>\(tv($src; ["switch","model"])); SNMP agent \(tv($src; ["switch","snmp_host"])), the router's port ifIndex "
-    + "\(tv($src; ["switch","router_port_ifindex"])): its ports sampled</td></tr>"
+  + kv_row("inventory"; tv($src; ["inventory"]))
+  + kv_row("ranges the lab declares as its own";
+      if ($t.allow_ranges | type) == "array" and ($t.allow_ranges | length) > 0 then
+        [range(0; $t.allow_ranges | length) as $i | tv($src; ["allow_ranges",$i])] | join(", ")
+      else tv($src; ["allow_ranges"]) end)
+  + kv_row("router";
+      "\(tv($src; ["router","model"])); balances \(tv($src; ["router","lb"])); "
+      + "client leg \(tv($src; ["router","addr4_client"])) \(tv($src; ["router","addr6_client"])) (MAC \(tv($src; ["router","mac_client"]))), "
+      + "server leg \(tv($src; ["router","addr4_server"])) \(tv($src; ["router","addr6_server"])); "
+      + (if ($t.router.snmp_host // null) != null then "SNMP agent \(tv($src; ["router","snmp_host"])): its ports sampled"
+         else "no SNMP agent: not sampled" end))
+  + kv_row("switch";
+      "\(tv($src; ["switch","model"])); SNMP agent \(tv($src; ["switch","snmp_host"])), "
+      + "the router's port ifIndex \(tv($src; ["switch","router_port_ifindex"])): its ports sampled")
   + "</table>"
-  + "<table class=\"csv\"><caption>hosts</caption><tr><th>role</th><th>hostname</th><th>kernel</th><th>CPUs</th><th>CPU model</th><th>NIC driver</th><th>NIC "
-    + "speed, Mbit/s</th><th>MAC</th><th>daemon version</th><th>SSH call overhead, median µs</th></tr>"
+  + "<table class=\"csv\"><caption>hosts</caption>"
+  + head_row(["role", "hostname", "kernel", "CPUs", "CPU model", "NIC driver", "NIC speed, Mbit/s", "MAC", "daemon version",
+              "SSH call overhead, median µs"])
   + (if ($t.hosts | type) == "array" and ($t.hosts | length) > 0 then
        [range(0; $t.hosts | length) as $i | ["hosts",$i] as $h
-        | "<tr><th>\(tv($src; $h + ["role"]))</th><td>\(tv($src; $h + ["hostname"]))</td><td>\(tv($src; $h + ["kernel"]))</td>"
-          + "<td>\(tv($src; $h + ["cpus"]))</td><td>\(tv($src; $h + ["cpu_model"]))</td>"
-          + "<td>\(tv($src; $h + ["nic","driver"]))</td><td>\(tv($src; $h + ["nic","speed_mbit"]))</td><td>\(tv($src; $h + ["nic","mac"]))</td>"
-          + "<td>\(tv($src; $h + ["daemon_version"]))</td><td>\(tv($src; $h + ["ssh_call_us","median"]))</td></tr>"] | join("")
+        | "<tr><th>\(tv($src; $h + ["role"]))</th>"
+          + ([["hostname"], ["kernel"], ["cpus"], ["cpu_model"], ["nic","driver"], ["nic","speed_mbit"], ["nic","mac"],
+              ["daemon_version"], ["ssh_call_us","median"]] | map("<td>\(tv($src; $h + .))</td>") | join(""))
+          + "</tr>"] | join("")
      else "<tr><td colspan=\"10\">\(tv($src; ["hosts"]))</td></tr>" end)
   + "</table>";
 
 def testbed_section:
   . as $b | $b.testbed as $t | testbed_src($b) as $src
   | ($src != null and ($src.doc | at($src.path + ["backend"])) == "lab") as $lab
-  | "<section id=\"testbed\"><h2>Testbed</h2>"
+  # tb(path...): a value of testbed.json
+  | def tb(a): val($t; "testbed.json"; [a]); def tb(a; b): val($t; "testbed.json"; [a, b]);
+  "<section id=\"testbed\"><h2>Testbed</h2>"
   + (if $lab then
       "<p>What the numbers below were measured on. The paper used a separate machine per role, a hardware router and a switch with links of "
         + "\(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s (paper \(val($b.paper; "paper.json"; ["setup","section"]))); this run did the same on a "
@@ -84,33 +90,28 @@ def testbed_section:
     + (if $src != null then " (what follows is the copy " + ($src.file | esc) + " holds)" else "" end) + ".</p>"
     else
       "<table class=\"kv\">"
-      + "<tr><th>testbed</th><td>"
-        + (if $lab then "a lab: separate hosts, a router and a switch (see the lab below)" else "namespaces on one machine" end)
-        + "</td><td></td></tr>"
-      + "<tr><th>kernel\(if $lab then " (server1)" else "" end)</th><td>\(val($t; "testbed.json"; ["kernel"]))</td><td></td></tr>"
-      + "<tr><th>CPUs of the \(if $lab then "server host (server1)" else "host" end)</th><td>\(val($t; "testbed.json"; ["cpus"]))</td><td><small>paper: "
-        + "\(val($b.paper; "paper.json"; ["setup","cpu"]))</small></td></tr>"
-      + (if $lab then "<tr><th>CPU pinning</th><td>the servers on CPU \(val($t; "testbed.json"; ["pinning","servers"])) of their hosts; the players and the "
-        + "listener on CPU \(val($t; "testbed.json"; ["pinning","clients"])) of theirs (inventory: rb_cpus)</td><td></td></tr>"
-         else "<tr><th>CPU pinning</th><td>servers on CPU \(val($t; "testbed.json"; ["pinning","servers"])); players, listener, router, switch on CPU "
-           + "\(val($t; "testbed.json"; ["pinning","clients"]))</td><td></td></tr>" end)
-      + "<tr><th>Server</th><td>\(val($t; "testbed.json"; ["server","name"])) \(val($t; "testbed.json"; ["server","version"])), workers "
-        + "\(val($t; "testbed.json"; ["server","workers"])), TCP clients \(val($t; "testbed.json"; ["server","tcp_clients"])), TCP timeout "
-        + "\(val($t; "testbed.json"; ["server","tcp_timeout_s"]))&nbsp;s, listen backlog "
-        + "\(val($t; "testbed.json"; ["server","listen_backlog"]))</td><td><small>paper: NSD "
-        + "\(val($b.paper; "paper.json"; ["setup","nsd_version"]))</small></td></tr>"
-      + "<tr><th>load balancing</th><td>\(val($t; "testbed.json"; ["lb"]))"
-        + "\(if $t.lb_note then " — " + val($t; "testbed.json"; ["lb_note"]) else "" end)</td><td><small>paper: hardware routers hashing on the source "
-        + "address</small></td></tr>"
-      + "<tr><th>link shaping</th><td>\(if $t.link == null then (if $lab then "none (the lab's wires)" else "none (unshaped veth)" end) else
-        val($t; "testbed.json"; ["link"]) end)</td><td><small>paper: \(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s Ethernet</small></td></tr>"
-      + "<tr><th>service address</th><td>\(val($t; "testbed.json"; ["service","ipv4"])) \(val($t; "testbed.json"; ["service","ipv6"]))</td><td></td></tr>"
-      + "<tr><th>zones</th><td>\(if $t.zones.variant then val($t; "testbed.json"; ["zones","variant"]) else "default" end) ("
-        + "\(val($t; "testbed.json"; ["zones","dir"])))</td><td></td></tr>"
+      + kv_row("testbed"; if $lab then "a lab: separate hosts, a router and a switch (see the lab below)" else "namespaces on one machine" end; "")
+      + kv_row("kernel\(if $lab then " (server1)" else "" end)"; tb("kernel"); "")
+      + kv_row("CPUs of the \(if $lab then "server host (server1)" else "host" end)"; tb("cpus");
+               paper_note(val($b.paper; "paper.json"; ["setup","cpu"])))
+      + kv_row("CPU pinning";
+               if $lab then "the servers on CPU \(tb("pinning","servers")) of their hosts; "
+                            + "the players and the listener on CPU \(tb("pinning","clients")) of theirs (inventory: rb_cpus)"
+               else "servers on CPU \(tb("pinning","servers")); players, listener, router, switch on CPU \(tb("pinning","clients"))" end; "")
+      + kv_row("Server";
+               "\(tb("server","name")) \(tb("server","version")), workers \(tb("server","workers")), TCP clients \(tb("server","tcp_clients")), "
+               + "TCP timeout \(tb("server","tcp_timeout_s"))&nbsp;s, listen backlog \(tb("server","listen_backlog"))";
+               paper_note("NSD \(val($b.paper; "paper.json"; ["setup","nsd_version"]))"))
+      + kv_row("load balancing"; tb("lb") + (if $t.lb_note then " — " + tb("lb_note") else "" end);
+               paper_note("hardware routers hashing on the source address"))
+      + kv_row("link shaping"; if $t.link == null then (if $lab then "none (the lab's wires)" else "none (unshaped veth)" end) else tb("link") end;
+               paper_note("\(val($b.paper; "paper.json"; ["setup","link_bps"])) bit/s Ethernet"))
+      + kv_row("service address"; "\(tb("service","ipv4")) \(tb("service","ipv6"))"; "")
+      + kv_row("zones"; "\(if $t.zones.variant then tb("zones","variant") else "default" end) (\(tb("zones","dir")))"; "")
       + "</table>"
       + (if ($b.zones | length) == 0 then "" else
-          "<table class=\"cmp\"><caption>Zone variants served in this run</caption><tr><th>variant</th><th>root "
-            + "serial</th><th>records</th><th>delegations</th><th>keys</th><th>denial</th></tr>"
+          "<table class=\"cmp\"><caption>Zone variants served in this run</caption>"
+          + head_row(["variant", "root serial", "records", "delegations", "keys", "denial"])
           + ([$b.zones | to_entries[] | .key as $v | .value as $m | "zones/\($v).json" as $f
               | "<tr><th><code class=\"meta\">\($v | esc)</code></th><td>\(val($m; $f; ["zones","root","serial"]))</td>"
                 + "<td>\(val($m; $f; ["zones","root","records"]))</td><td>\(val($m; $f; ["zones","root","delegations"]))</td>"
@@ -134,19 +135,16 @@ def testbed_section:
 
 def bench_section:
   . as $b
-  | if $b.bench == null then ""
+  # bv(path): a value of bench.json
+  | def bv($p): val($b.bench; "bench.json"; $p);
+  if $b.bench == null then ""
     else
       "<section id=\"bench\"><h2>This run</h2><table class=\"kv\">"
-      + "<tr><th>scale</th><td>\(val($b.bench; "bench.json"; ["scale"]))</td></tr>"
-      + "<tr><th>started</th><td>\(val($b.bench; "bench.json"; ["started"]))</td></tr>"
-      + "<tr><th>finished</th><td>\(val($b.bench; "bench.json"; ["finished"]))</td></tr>"
-      + "<tr><th>status</th><td>\(val($b.bench; "bench.json"; ["status"]))</td></tr></table>"
-      + "<details><summary>Each step of the bench</summary><table class=\"csv\"><tr><th>step</th><th>make "
-        + "target</th><th>status</th><th>seconds</th><th>message</th></tr>"
+      + ([["scale"], ["started"], ["finished"], ["status"]] | map(kv_row(.[0]; bv(.))) | join("")) + "</table>"
+      + "<details><summary>Each step of the bench</summary><table class=\"csv\">" + head_row(["step", "make target", "status", "seconds", "message"])
       + ([$b.bench.steps // [] | to_entries[] | .key as $i
-          | "<tr><td>\(val($b.bench; "bench.json"; ["steps",$i,"name"]))</td><td>\(val($b.bench; "bench.json"; ["steps",$i,"target"]))</td><td>"
-            + "\(val($b.bench; "bench.json"; ["steps",$i,"status"]))</td><td>\(val($b.bench; "bench.json"; ["steps",$i,"seconds"]))</td><td>"
-            + "\(if .value.error then val($b.bench; "bench.json"; ["steps",$i,"error"]) else "" end)</td></tr>"]
+          | cells_row([bv(["steps",$i,"name"]), bv(["steps",$i,"target"]), bv(["steps",$i,"status"]), bv(["steps",$i,"seconds"]),
+                       (if .value.error then bv(["steps",$i,"error"]) else "" end)])]
          | join(""))
       + "</table></details></section>"
     end;
@@ -194,7 +192,7 @@ def per_cpu_section($b):
         + "budget (docs/tcp.md, docs/methodology.md: the method's validation across budgets).</p>"
       + ([$here[] | section_of($b; .)] | join(""))
       + (if ($rows | length) == 0 then "" else
-      "<table class=\"cmp\"><tr><th>experiment</th><th>server CPU budget</th><th>per CPU (projection)</th><th>unit</th><th>or why none</th></tr>"
+      "<table class=\"cmp\">" + head_row(["experiment", "server CPU budget", "per CPU (projection)", "unit", "or why none"])
       + ([$rows[] | . as $r
           | "<tr><th>\($r.name | esc)</th><td>\(val($r.s; $r.f; $r.path + [$r.budget_key // "budget"]))</td>"
             + "<td>\(val($r.s; $r.f; $r.path + [$r.fig]; 0; null))</td><td>\($r.unit)</td>"

@@ -74,7 +74,7 @@ def sizes_section($b; $key; $heading):
       + "</details>"
       + "<details><summary>The paper's tables (response codes, queries without DNSSEC, EDNS sizes)</summary><div class=\"pair\">"
       + "<table class=\"csv\"><caption>\(val($p; "paper.json";
-        ["sizes","rcodes","section"]))</caption><tr><th>rcode</th><th></th><th>unsigned</th><th>share</th><th>signed</th><th>share</th></tr>"
+        ["sizes","rcodes","section"]))</caption>" + head_row(["rcode", "", "unsigned", "share", "signed", "share"])
       + ([$p.sizes.rcodes.rows | to_entries[] | .key as $i | ["sizes","rcodes","rows",$i] as $q
           | "<tr><td>\(val($p; "paper.json"; $q + ["code"]))</td><td>\(val($p; "paper.json"; $q + ["name"]))</td><td>"
             + "\(val($p; "paper.json"; $q + ["unsigned"]))</td><td>"
@@ -87,8 +87,7 @@ def sizes_section($b; $key; $heading):
       + "<tr><td>NXDOMAIN</td><td>\(val($p; "paper.json"; ["sizes","no_dnssec","nxdomain"]; 0; 100))%</td></tr>"
       + "<tr><td>NOERROR</td><td>\(val($p; "paper.json"; ["sizes","no_dnssec","noerror"]; 0; 100))%</td></tr>"
       + "<tr><td>overall</td><td>\(val($p; "paper.json"; ["sizes","no_dnssec","overall"]; 0; 100))%</td></tr></table>"
-      + "<table class=\"csv\"><caption>\(val($p; "paper.json"; ["sizes","edns_sizes","section"]))</caption><tr><th>EDNS "
-        + "size</th><th>count</th><th>share</th></tr>"
+      + "<table class=\"csv\"><caption>\(val($p; "paper.json"; ["sizes","edns_sizes","section"]))</caption>" + head_row(["EDNS size", "count", "share"])
       + ([$p.sizes.edns_sizes.rows | to_entries[] | .key as $i | ["sizes","edns_sizes","rows",$i] as $q
           | "<tr><td>\(val($p; "paper.json"; $q + ["size"]))</td><td>\(val($p; "paper.json"; $q + ["count"]))</td><td>"
             + "\(if .value.share then val($p; "paper.json"; $q + ["share"]; 0; 100) + "%" else "" end)</td></tr>"] | join(""))

@@ -29,10 +29,9 @@ def compare_section($b; $key; $heading):
     + (if $s == null then "" else
         "<p>Each figure is the median over the repetitions, with the lowest and the highest beside it; a figure that moved more than 5 % from its median is "
           + "marked <b>moved &gt;5 %</b>, not averaged away.</p>"
-        + "<table class=\"cmp\"><tr><th>server</th><th>version</th><th>listen backlog</th><th>minimal responses</th><th>repetitions</th><th>UDP ceiling "
-          + "unshaped (answers/s)</th><th>UDP ceiling's range, sent q/s (lowest held, highest first failure)</th><th>TCP knee, 0.1 % failed "
-          + "(conn/s)</th><th>bytes per query out, unsigned</th><th>signed</th><th>growth</th><th>server CPU budget</th><th>UDP answers/s per CPU "
-          + "(projection)</th><th>TCP conn/s per CPU (projection)</th></tr>"
+        + "<table class=\"cmp\">" + head_row(["server", "version", "listen backlog", "minimal responses", "repetitions", "UDP ceiling unshaped (answers/s)",
+          "UDP ceiling's range, sent q/s (lowest held, highest first failure)", "TCP knee, 0.1 % failed (conn/s)", "bytes per query out, unsigned", "signed",
+          "growth", "server CPU budget", "UDP answers/s per CPU (projection)", "TCP conn/s per CPU (projection)"])
         + ([$s.servers | to_entries[] | .key as $i
             | def fig($path; $round): spread_words($s; $f; ["servers",$i] + $path; $round) // nm;
             "<tr><th>\(val($s; $f; ["servers",$i,"name"]))</th><td>\(val($s; $f; ["servers",$i,"version"]))</td>"

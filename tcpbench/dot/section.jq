@@ -13,9 +13,8 @@ def dot_section($b; $key; $heading):
     + (if $s == null then "" else
         figures($e)
         + "<h3>Handshakes per second</h3>"
-        + "<table class=\"cmp\"><tr><th>configuration</th><th>handshakes</th><th>0.1% of connections fail, handshakes/s</th><th>1% fail</th><th>highest "
-          + "answered</th><th>plain TCP, 0.1% fail, conn/s</th><th>DoT / TCP</th><th>verdict</th><th>server's capacity</th><th>server CPU budget</th><th>per "
-          + "CPU (projection), handshakes/s</th></tr>"
+        + "<table class=\"cmp\">" + head_row(["configuration", "handshakes", "0.1% of connections fail, handshakes/s", "1% fail", "highest answered",
+          "plain TCP, 0.1% fail, conn/s", "DoT / TCP", "verdict", "server's capacity", "server CPU budget", "per CPU (projection), handshakes/s"])
         + ([[["full","full"],["resume","resumed"]][] as [$k, $name]
             | ($s[$k].configs // {}) | keys[] as $c
             | "<tr><th>\($c | esc)</th><td>\($name)</td>"
@@ -41,9 +40,8 @@ def dot_section($b; $key; $heading):
              + val($s; $f; ["bytes","settings","queries_per_conn_N"])
                + " queries per connection in the cases marked so; per query = octets of both directions over the queries the daemon counted; what the port "
                + "carried with nothing sent: " + val($s; $f; ["bytes","idle_octets"]) + " octets.</p>"
-             + "<table class=\"cmp\"><tr><th>case</th><th>transport</th><th>queries per connection</th><th>resumed</th><th>queries at the "
-               + "server</th><th>toward the server</th><th>toward the client</th><th>total per query</th><th>vs UDP</th><th>vs TCP, one per "
-               + "connection</th></tr>"
+             + "<table class=\"cmp\">" + head_row(["case", "transport", "queries per connection", "resumed", "queries at the server", "toward the server",
+               "toward the client", "total per query", "vs UDP", "vs TCP, one per connection"])
              + ([$s.bytes.cases | to_entries[] | .key as $i
                  | "<tr><th>\(val($s; $f; ["bytes","cases",$i,"case"]))</th><td>\(val($s; $f; ["bytes","cases",$i,"transport"]))</td>"
                    + "<td>\(val($s; $f; ["bytes","cases",$i,"queries_per_conn"]))</td><td>\(val($s; $f; ["bytes","cases",$i,"resume"]))</td>"

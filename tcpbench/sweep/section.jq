@@ -157,7 +157,7 @@ def tcp_limits_section($b; $key; $heading):
         + "set beside the knee Little's law predicts from what was measured below it (the longest server stall against the backlog, the time a connection "
         + "holds a tcp-count slot, the server CPU per connection); the figure puts predicted against measured.</p>"
       + status_text($e; "the tcp-limits experiment")
-      + "<table class=\"csv\"><tr><th>tcp-count</th><th>backlog</th><th>knee (0.1 % failed)</th><th>predicted</th><th>predicted by</th><th>verdict</th></tr>"
+      + "<table class=\"csv\">" + head_row(["tcp-count", "backlog", "knee (0.1 % failed)", "predicted", "predicted by", "verdict"])
       + ([$s.combinations // [] | to_entries[] | .key as $i
           | "<tr><td>\(val($s; $f; ["combinations",$i,"tcp_count"]))</td><td>\(val($s; $f; ["combinations",$i,"backlog"]))</td><td>"
             + "\(val($s; $f; ["combinations",$i,"knee"]))</td><td>\(val($s; $f; ["combinations",$i,"predicted"]))</td><td>"

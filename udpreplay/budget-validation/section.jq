@@ -19,8 +19,8 @@ def budget_validation($v):
       + val($s; $f; ["rule"]) + ". The spread of the medians is " + val($s; $f; ["spread_pct"]) + " % against a goal of " + val($s; $f; ["goal_pct"]) + " %"
       + (if $s.validated then "." else "; the figures above are this budget's, not a whole CPU's." end) + "</p>"
       + (if $s.cost_note != null then "<p>Why: " + val($s; $f; ["cost_note"]) + ".</p>" else "" end)
-      + "<table class=\"cmp\"><tr><th>server CPU budget</th><th>runs</th><th>answers/s per CPU: min</th><th>median</th><th>max</th><th>daemons' CPU per "
-        + "answered query at the ceiling (median, µs)</th></tr>"
+      + "<table class=\"cmp\">" + head_row(["server CPU budget", "runs", "answers/s per CPU: min", "median", "max",
+        "daemons' CPU per answered query at the ceiling (median, µs)"])
       + ([range(0; $s.by_budget | length) as $i
           | "<tr><td>\(val($s; $f; ["by_budget",$i,"budget"]))</td><td>\(val($s; $f; ["by_budget",$i,"runs"]))</td>"
             + "<td>\(val($s; $f; ["by_budget",$i,"qps_per_cpu","min"]; 0; null))</td><td>\(val($s; $f; ["by_budget",$i,"qps_per_cpu","median"]; 0; null))</td>"

@@ -73,8 +73,7 @@ def udp_section($b; $key; $title; $note):
         + "growing where answers of the average size filled the link. The physics check compares our ceiling with the link rate divided by the average answer "
         + "size on the wire; if they agree, this run too was limited by the link, and the servers' own capacity is above it.</p></details>"
       + "<details><summary>Critical points, this run and the paper's</summary><div class=\"pair\"><table class=\"csv\"><caption>this "
-        + "run</caption><tr><th>sent q/s (achieved)</th><th>repetition</th><th>answered q/s</th><th>answered fraction</th><th>the rig's share of the server "
-        + "CPU, %</th></tr>"
+        + "run</caption>" + head_row(["sent q/s (achieved)", "repetition", "answered q/s", "answered fraction", "the rig's share of the server CPU, %"])
       + (if ($s.critical_points | type) == "array" and ($s.critical_points | length) > 0 then
            [$s.critical_points | to_entries[] | .key as $i
             | "<tr><td>\(val($s; $f; ["critical_points",$i,"achieved_qps"]; 1; null))</td><td>\(val($s; $f; ["critical_points",$i,"rep"]))</td><td>"
