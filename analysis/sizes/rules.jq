@@ -60,3 +60,17 @@ def accounting:
              + "first or after the second are left out (over the whole capture the ratios are in \($wri), out \($wro))." end)
        + (if $m.dropped != "" and $m.dropped != "0" then " The capture dropped \($m.dropped) packets." else "" end)
        + (if $pass then "" else " MISMATCH: beyond the \($tol * 100)% tolerance." end))};
+
+# ------------------------------------------------------------ read by other experiments
+# Another experiment reads a sizes summary only through this accessor,
+# never by a field's path: it checks that the summary is of the schema
+# analysis/sizes/run writes and fails naming both when it is not.
+def sizes_schema: "rootbench.sizes/1";
+def sizes_summary_checked($s):
+  if ($s | type) == "object" and $s.schema == sizes_schema then $s
+  else error("a sizes summary of schema \(sizes_schema) (analysis/sizes/rules.jq) was expected; this one's schema is "
+             + "\(if ($s | type) == "object" then $s.schema // "none" else "none: not a summary" end): "
+             + "read it with the rules of its version") end;
+# the zone variants measured, by name: {queries, bytes_in, bytes_out,
+# bytes_per_query_in, bytes_per_query_out, growth_vs_unsigned, sections, ...}
+def sizes_variants($s): sizes_summary_checked($s).variants // null;

@@ -17,6 +17,7 @@ include "spread";
 # current directory first).
 import "udpreplay/udp/rules" as udp {search: "../.."};
 import "tcpbench/sweep/rules" as tcp {search: "../.."};
+import "analysis/sizes/rules" as sizes {search: "../.."};
 
 def ok($s): $s != null and $s.status == "ok";
 # figure(f): f of every repetition whose experiment is ok, as a spread.
@@ -68,13 +69,13 @@ def server_row($kind):
         server_own: [.[] | select(ok(.tcp_direct)) | (tcp::tcp_verdict(.tcp_direct).server_own // null)],
         verdicts: [.[] | select(ok(.tcp_direct)) | (tcp::tcp_verdict(.tcp_direct).summary // null)]} end),
      sizes: {statuses: statuses(.sizes),
-             bytes_per_query_out_unsigned: figure(.sizes; .sizes.variants.unsigned.bytes_per_query_out // null),
-             bytes_per_query_out_signed: figure(.sizes; .sizes.variants.signed.bytes_per_query_out // null),
-             growth_vs_unsigned: figure(.sizes; .sizes.variants.signed.growth_vs_unsigned // null),
+             bytes_per_query_out_unsigned: figure(.sizes; sizes::sizes_variants(.sizes).unsigned.bytes_per_query_out // null),
+             bytes_per_query_out_signed: figure(.sizes; sizes::sizes_variants(.sizes).signed.bytes_per_query_out // null),
+             growth_vs_unsigned: figure(.sizes; sizes::sizes_variants(.sizes).signed.growth_vs_unsigned // null),
              # what the answers carry per section (dnsstat of the Listener's
              # capture), of the first repetition with a sizes run: where two
              # servers' bytes per query differ
-             sections: ([.[] | select(ok(.sizes))][0].sizes.variants // null
+             sections: ([.[] | select(ok(.sizes))][0].sizes | if . == null then null else sizes::sizes_variants(.) end
                         | if . == null then null
                           else with_entries(select(.key == "unsigned" or .key == "signed") | .value = (.value.sections // null)) end)}};
 
