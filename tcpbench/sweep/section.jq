@@ -199,18 +199,16 @@ def section($b; $e):
   if $e.variant == "limits" then tcp_limits_section($b; $e.name; $e.heading // $e.title)
   else tcp_section($b; $e.name; $e.heading // $e.title) end;
 def findings($b; $e): if $e.variant == "limits" then [] else finding_tcp($b; $e.name) end;
-# family_rows: the status, then each configuration's figures from its own
-# summary (<name>/<config>/summary.json) over IPv4 and IPv6.
+# family_rows: the status, then each configuration's figures as the top
+# summary holds them (configs.<config>) over IPv4 and IPv6.
 def family_rows($b; $e):
   fam_pair($b; $e) as [$e4, $e6]
   | fam_row("status"; $e4; $e6; ["status"]; null; null)
-  + ([["1p1s","2p1s","2p2s"][] as $c | select($e4.subs[$c].summary != null and $e6.subs[$c].summary != null)
-      | {summary: $e4.subs[$c].summary, file: "\($e.name)/\($c)/summary.json"} as $c4
-      | {summary: $e6.subs[$c].summary, file: "\($e.name)-v6/\($c)/summary.json"} as $c6
-      | fam_row("\($c): 0.1 % failed at, conn/s"; $c4; $c6; ["fail_0_1pct_qps"]; 0; null)
-        + fam_row("\($c): 1 % failed at, conn/s"; $c4; $c6; ["fail_1pct_qps"]; 0; null)
-        + fam_row("\($c): most handled, conn/s"; $c4; $c6; ["max_qps"]; 0; null)
-        + fam_row("\($c): verdict"; $c4; $c6; ["verdict","summary"]; null; null)] | join(""));
+  + ([(($e4.summary.configs // {}) | objects | keys[]) as $c | select(($e6.summary.configs // {}) | objects | has($c))
+      | fam_row("\($c): 0.1 % failed at, conn/s"; $e4; $e6; ["configs",$c,"fail_0_1pct_qps"]; 0; null)
+        + fam_row("\($c): 1 % failed at, conn/s"; $e4; $e6; ["configs",$c,"fail_1pct_qps"]; 0; null)
+        + fam_row("\($c): most handled, conn/s"; $e4; $e6; ["configs",$c,"max_qps"]; 0; null)
+        + fam_row("\($c): verdict"; $e4; $e6; ["configs",$c,"verdict","summary"]; null; null)] | join(""));
 def family_note($b; $e): "";
 # per_cpu_rows: a row per configuration whose summary holds a figure per
 # CPU (or why none), the generator named when it is kxdpgun.
