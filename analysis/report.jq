@@ -159,10 +159,9 @@ def family_section($b):
     "<section id=\"family\"><h2>IPv4 and IPv6 side by side</h2>"
     + "<p><b>What is compared.</b> Each experiment below ran once over IPv4 (to the service address \(val($b.testbed; "testbed.json"; ["service","ipv4"])), "
       + "results in <code>&lt;experiment&gt;/</code>) and once over IPv6 (to \(val($b.testbed; "testbed.json"; ["service","ipv6"])) through the router's IPv6 "
-      + "ECMP, answers to the Listener's IPv6 address, results in <code>&lt;experiment&gt;-v6/</code>), with the same settings and, for the UDP experiments "
-      + "and sizes, the same DNS queries. An IPv6 header without extensions is twice as long as an IPv4 header without options, so every query and answer is "
-      + "longer on the wire by the difference. For the load balancer, IPv6 adds the flow label: whether the router hashes it decides whether one source's "
-      + "connections can reach both servers (docs/lb-verify.md).</p>"
+      + "ECMP, answers to the Listener's IPv6 address, results in <code>&lt;experiment&gt;-v6/</code>), with the same settings and, where it replays "
+      + "queries, the same DNS queries. An IPv6 header without extensions is twice as long as an IPv4 header without options, so every query and answer is "
+      + "longer on the wire by the difference; what else IPv6 changes for an experiment follows its table.</p>"
     + ([$ran[] | . as $r | fam_pair($b; $r) as [$e4, $e6]
         | "<h3>\($r.title | esc) \(status_badge($e4)) \(status_badge($e6))</h3>"
           + status_text($e6; "the IPv6 run")

@@ -82,9 +82,11 @@ def family_rows($b; $e):
   + fam_row("of them on both servers"; $e4; $e6; ["flow_label","of_them_on_both_servers"]; null; null)
   + fam_row("connections whose flow label changed"; $e4; $e6; ["flow_label","connections_label_changed"]; null; null)
   + fam_row("flow label in the hash (measured)"; $e4; $e6; ["flow_label","measured_in_hash"]; null; null);
-# family_note: what the IPv6 run found of the flow label.
+# family_note: what IPv6 adds for the balancer, the flow label, and what
+# the IPv6 run found of it.
 def family_note($b; $e):
   fam_pair($b; $e)[1] as $e6
-  | if ($e6.summary.flow_label.finding // null) != null then "<p>Flow label: \(val($e6.summary; $e6.file; ["flow_label","finding"]))</p>" else "" end;
+  | "<p>IPv6 adds the flow label: whether the router hashes it decides whether one source's connections can reach both servers (docs/lb-verify.md).</p>"
+  + if ($e6.summary.flow_label.finding // null) != null then "<p>Flow label: \(val($e6.summary; $e6.file; ["flow_label","finding"]))</p>" else "" end;
 def per_cpu_rows($b; $e): [];
 def headline($b; $e): lb_card($b; $e.name);
