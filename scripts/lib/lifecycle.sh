@@ -48,6 +48,7 @@
 # Source after common.sh (and results.sh for a run with an EXP_DIR).
 
 EXP_DIR=""
+WORK=""         # never the environment's: run_end removes it
 INTERRUPTED=0
 SUMMARY_WRITTEN=0
 RUN_ON_SIGNAL=""
@@ -175,7 +176,7 @@ run_end() {
             log "failed: summary in $EXP_DIR/summary.json (status failed)"
         fi
     fi
-    [ -z "${WORK:-}" ] || rm -rf "$WORK"
+    [ -z "$WORK" ] || rm -rf "$WORK"
     ! declare -F exp_testbed_release >/dev/null || exp_testbed_release
     interrupt_disarm
     run_unlock
