@@ -17,7 +17,9 @@ log()  { printf '%s: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2; }
 warn() { printf '%s: warning: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2; }
 # die MESSAGE: print and exit 1. With RB_ERROR_FILE set, the message is also
 # appended there (from subshells too), so an experiment's EXIT handler can
-# put it in the summary of a failed run (last_error).
+# put it in the summary of a failed run (last_error). It starts empty: a
+# run sets it, the environment's never receives a run's messages.
+RB_ERROR_FILE=""
 die() {
     printf '%s: error: %s\n' "${RB_PROG:-${0##*/}}" "$*" >&2
     # one line there (a message quoting a tool's output spans several), so
