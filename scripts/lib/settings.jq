@@ -59,6 +59,9 @@ def settings_value_error($e; $v):
      else error("\($e.name): unknown type \($e.type)") end) as $ok
   | if $ok then null else "\($e.name)=\($s): must be \(settings_type_text($e)) (\($e.type)\(if $e.unit then ", \($e.unit)" else "" end))" end;
 
+# settings_pairs: the shell's NAME=VALUE arguments (an array) as an object.
+def settings_pairs: map(capture("^(?<key>[^=]+)=(?<value>.*)$"; "s")) | from_entries;
+
 # settings_resolve($table; $given; $scale; $variants): each entry's value:
 # the user's ($given: NAME -> string; an empty string counts as unset, as
 # ${X:-default}), else its old name's (with a warning naming the new),

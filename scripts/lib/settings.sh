@@ -31,7 +31,7 @@ settings_load() {
     settings_given "$table"
     out=$(jq -r -n "${SETTINGS_JQ[@]}" --slurpfile t "$table" --arg scale "$SCALE" --arg variants "$*" '
         include "settings";
-        ($ARGS.positional | map(capture("^(?<key>[^=]+)=(?<value>.*)$"; "s")) | from_entries) as $given
+        ($ARGS.positional | settings_pairs) as $given
         | settings_resolve($t[0]; $given; $scale; $variants | split(" ")) as $r
         | ($r.errors[] | "error\t\(.)"), ($r.warnings[] | "warn\t\(.)"),
           ($r.values | to_entries[] | "set\t\(.key)\t\(.value)")' \
@@ -60,7 +60,7 @@ settings_summary() {
     local n args=()
     for n in $(jq -r '.settings[].name' "$1"); do args+=("$n=${!n-}"); done
     jq -c -n "${SETTINGS_JQ[@]}" --slurpfile t "$1" 'include "settings";
-        settings_summary($t[0]; $ARGS.positional | map(capture("^(?<key>[^=]+)=(?<value>.*)$"; "s")) | from_entries)' \
+        settings_summary($t[0]; $ARGS.positional | settings_pairs)' \
         --args "${args[@]}"
 }
 
@@ -84,7 +84,7 @@ settings_get() {
     settings_given "$1"
     jq -r -n "${SETTINGS_JQ[@]}" --slurpfile t "$1" --arg scale "$SCALE" --arg n "$2" '
         include "settings";
-        ($ARGS.positional | map(capture("^(?<key>[^=]+)=(?<value>.*)$"; "s")) | from_entries) as $given
+        ($ARGS.positional | settings_pairs) as $given
         | settings_resolve($t[0]; $given; $scale; []).values[$n] // error("\($n) is not in the table")' \
         --args "${SETTINGS_GIVEN[@]+"${SETTINGS_GIVEN[@]}"}"
 }
@@ -110,7 +110,7 @@ settings_check_all() {
     local n args=() err
     for n in $(jq -r ".settings[] | select(${2:-true}) | .name" "$1"); do args+=("$n=${!n-}"); done
     err=$(jq -r -n "${SETTINGS_JQ[@]}" --slurpfile t "$1" 'include "settings";
-        ($ARGS.positional | map(capture("^(?<key>[^=]+)=(?<value>.*)$"; "s")) | from_entries) as $v
+        ($ARGS.positional | settings_pairs) as $v
         | first($t[0].settings[] | select($v[.name] != null and $v[.name] != "")
                 | settings_value_error(.; $v[.name]) // empty) // ""' --args "${args[@]}")
     [ -z "$err" ] || die "$err"
