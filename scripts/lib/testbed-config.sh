@@ -154,11 +154,21 @@ tb_counters_ruleset() {
     # connections it forwards to any server (their first SYN; the TCP
     # sweep targets the servers' unicast addresses): what a generator that
     # bypasses the player's stack (kxdpgun, AF_XDP) sent, counted where it
-    # passes (the namespace testbed's router only).
-    router) tb_counters_table forward dns_udp_queries dns_tcp_syns -- \
-        "ip daddr $SERVICE4 udp dport 53 counter name dns_udp_queries" \
-        "ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_queries" \
-        "tcp dport 53 tcp flags & (syn | ack) == syn counter name dns_tcp_syns" ;;
+    # passes (the namespace testbed's router only). The RSSAC047 probe's
+    # own queries and connections are counted apart (probe_udp_queries,
+    # probe_tcp_syns), never as the load's.
+    router)
+        local p4 p6 syn="tcp dport 53 tcp flags & (syn | ack) == syn"
+        p4=$(role_addr4 probe) p6=$(role_addr6 probe)
+        tb_counters_table forward dns_udp_queries dns_tcp_syns probe_udp_queries probe_tcp_syns -- \
+        "ip saddr != $p4 ip daddr $SERVICE4 udp dport 53 counter name dns_udp_queries" \
+        "ip6 saddr != $p6 ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_queries" \
+        "ip saddr != $p4 $syn counter name dns_tcp_syns" \
+        "ip6 saddr != $p6 $syn counter name dns_tcp_syns" \
+        "ip saddr $p4 udp dport 53 counter name probe_udp_queries" \
+        "ip6 saddr $p6 udp dport 53 counter name probe_udp_queries" \
+        "ip saddr $p4 $syn counter name probe_tcp_syns" \
+        "ip6 saddr $p6 $syn counter name probe_tcp_syns" ;;
     *) die "tb_counters_ruleset: no counters for role '$1'" ;;
     esac
 }

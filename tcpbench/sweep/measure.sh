@@ -59,6 +59,8 @@ run_once() {
         t0=$(awk -v a="$at" 'BEGIN { printf "%.0f", a * 1e9 }')
     fi
     local lead; lead=$(awk -v a="$SAMPLER_READY_NS" -v b="$t0" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+    # the RSSAC047 probe from its own client during the load (scripts/lib/probe.sh)
+    probe_start "$w" probe
     while read -r player server share; do
         # Interrupted before the players started: none start.
         if run_interrupted; then break; fi
@@ -81,6 +83,7 @@ run_once() {
     for p in "${PLAYER_PIDS[@]}"; do rc=0; wait_pid "$p" || rc=$?; rcs+=("$rc"); done
     PLAYER_PIDS=()
     t1=$(now_ns)
+    probe_stop
     sleep 0.2
     stop_sampler
     charge_stop "$w"
@@ -111,6 +114,7 @@ run_once() {
         --slurpfile nb "$w/stats-before.json" --slurpfile na "$w/stats-after.json" \
         --slurpfile sample "$w/sample.json" --slurpfile charge "$w/charge.json" --slurpfile series "$w/series.jsonl" --slurpfile down "$w/down.json" \
         --slurpfile ba "$w/budget-before.json" --slurpfile bb "$w/budget-after.json" "${JQ_LIB[@]}" \
+        --slurpfile probe <(cat "$w/probe.json" 2>/dev/null || true) \
         --argjson lead "$lead" --argjson dur "$POINT_S" --arg gen "$TCP_GENERATOR" '
         include "budget";
         # kxdpgun starts sending a second or more after it is started: its
@@ -124,7 +128,8 @@ run_once() {
          throttle:throttle_delta($ba[0]; $bb[0]),
          generator:$gen,
          load_window_s:(if $gen == "kxdpgun" then opens_window else {from:($lead + 0.2), to:($lead + $dur)} end),
-         sample:$sample[0], charge:$charge[0], series:$series, servers_down:$down[0]}' | results_write_json "$out"
+         sample:$sample[0], charge:$charge[0], series:$series, servers_down:$down[0],
+         probe:($probe[0] // null)}' | results_write_json "$out"
 }
 
 # run_server_down RUNFILE: a server daemon of the run was not running after it.

@@ -13,6 +13,7 @@
 include "hist";
 include "layers";
 include "budget";
+include "probe-sweep";
 
 def hist_summary: {count, mean, p50: hist_quantile(0.5), p90: hist_quantile(0.9), p99: hist_quantile(0.99),
                    p999: hist_quantile(0.999), max};
@@ -43,7 +44,10 @@ def run_loss:
   | ($r | run_mib($r.servers; "TcpPassiveOpens")) as $opens
   | ($r.sample | sample_loss({players: $pl, servers: $r.servers, cpus: $r.cpus}))
     + {generator: ([$r.players[] | .result // {} | .failed // {} | ((.local | nz) + (.unreachable | nz))] | add // 0),
-       daemon: (([$opens - $ok, 0] | max) + ([$r.players[] | .result.failed.refused | nz] | add // 0))};
+       # (the probe's connections, which the servers also open, are not the load's:
+       # all of them are taken out, though the balancer may have sent some to
+       # a server the configuration does not load)
+       daemon: (([$opens - $ok - ($r.probe.tcp.sent // 0), 0] | max) + ([$r.players[] | .result.failed.refused | nz] | add // 0))};
 
 # overflow_samples: the samples of one run in which a server's accept
 # queue overflowed, with how busy the server CPUs were in them (from idle
@@ -200,7 +204,11 @@ def point($settings):
      overflow_samples: ([$runs[] | overflow_samples[]] | length),
      overflow_server_cpu_busy_median: ([$runs[] | overflow_samples[] | .server_cpu_busy_pct // empty] | sort
                                        | if length > 0 then .[length / 2 | floor] | round else null end),
-     reruns: ([$runs[] | .reruns // [] | .[]])}
+     reruns: ([$runs[] | .reruns // [] | .[]]),
+     # the RSSAC047 probe during each repetition (scripts/lib/probe-sweep.jq);
+     # the load: the connections the players attempted
+     probe_points: [$runs[] | .offered_rate as $o | .rep as $k | ([.players[] | .result.attempted | nz] | add // 0) as $l
+                    | .probe | select(. != null) | probe_point($o; $k; $l)]}
   # why an error point is one, in words
   + ([$runs[] | .rep as $rep
                | (.servers_down // [] | .[] | "the server daemon of \(.) was not running after repetition \($rep) (killed or crashed)"),

@@ -22,6 +22,7 @@
 include "layers" {search: "../../scripts/lib"};
 include "spread" {search: "../../scripts/lib"};
 include "charge" {search: "../../scripts/lib"};
+include "probe-sweep" {search: "../../scripts/lib"};
 
 def round1: . * 10 | round / 10;
 def round3: . * 1000 | round / 1000;
@@ -333,13 +334,13 @@ def knee_charge($c1):
   | (if $c1.rate != null then [.[] | select(.offered_rate == $c1.rate or .offered_rate == $c1.last_rate_below)] else . end)
   | map(.rig_share) | rig_charge;
 
-# config_summary($cfg; $family; $status; $title; $s; $notes; $byrep): one
+# config_summary($cfg; $family; $status; $title; $s; $notes; $byrep; $probe_idle): one
 # configuration's summary.json from its points (input: the merged points;
 # $byrep: the points of each repetition on its own; $s: the settings;
 # $notes: the rate search's notes).
 # The schema of a configuration's summary (<name>/<config>/summary.json).
 def tcp_config_schema: "rootbench.tcp/2";
-def config_summary($cfg; $family; $status; $title; $s; $notes; $byrep):
+def config_summary($cfg; $family; $status; $title; $s; $notes; $byrep; $probe_idle):
   sort_by(.offered_rate) as $p
   | ($byrep | group_by(.rep) | map(sort_by(.offered_rate))) as $reps
   | ($p | crossing(0.001)) as $c1 | ($p | crossing(0.01)) as $c2 | ($p | max_handled) as $mh
@@ -365,7 +366,9 @@ def config_summary($cfg; $family; $status; $title; $s; $notes; $byrep):
                   fail_0_1pct:([$reps[] | crossing(0.001).rate] | repeat_spread),
                   max_handled:([$reps[] | max_handled.handled_rate // null] | repeat_spread)},
      loss_by_layer:($p | loss_table), layers:[layers[] | {name, owner, what}],
-     search_notes:$notes, settings:$s};
+     search_notes:$notes, settings:$s,
+     probe:(if $probe_idle == null and ([$p[] | .probe_points // [] | .[]] | length) == 0 then null
+            else probe_sweep($probe_idle; [$p[] | .probe_points // [] | .[]]; $c1.rate) end)};
 
 # top_summary($schema; $status; $err; $started; $fin; $settings; $tb): the
 # sweep's summary.json (input: the configurations' summaries; $tb: the

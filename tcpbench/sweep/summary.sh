@@ -8,8 +8,9 @@ config_summary() {
     jq -s -c . "$dir/points.jsonl" | results_write_json "$dir/points.json"
     jq -n "${JQ_LIB[@]}" --arg cfg "$cfg" --arg status "$status" --arg title "$(config_title "$cfg")" \
         --argjson s "$(rules_settings "$cfg")" --argjson notes "$(printf '%s\n' "${SEARCH_NOTES[@]+"${SEARCH_NOTES[@]}"}" | jq -R -s -c 'split("\n") | map(select(length > 0))')" \
-        --slurpfile pts "$dir/points.json" --slurpfile byrep <(jq -s -c . "$dir/points-by-rep.jsonl") '
-        include "rules"; $pts[0] | config_summary($cfg; ($ENV.FAMILY | tonumber); $status; $title; $s; $notes; $byrep[0])' | results_write_json "$dir/summary.json"
+        --slurpfile pts "$dir/points.json" --slurpfile byrep <(jq -s -c . "$dir/points-by-rep.jsonl") \
+        --slurpfile idle <(cat "$dir/probe-idle.json" 2>/dev/null || true) '
+        include "rules"; $pts[0] | config_summary($cfg; ($ENV.FAMILY | tonumber); $status; $title; $s; $notes; $byrep[0]; $idle[0] // null)' | results_write_json "$dir/summary.json"
     # The tables gnuplot and the report read.
     { echo "# $(jq -r -n "${JQ_LIB[@]}" 'include "point"; point_csv_columns | join(",")')"
       jq -r "${JQ_LIB[@]}" 'include "point"; sort_by(.offered_rate)[] | point_csv_row' "$dir/points.json"

@@ -94,7 +94,10 @@ measure_point() {
         # (perf first: its second of start stays out of the sampler's window)
         charge_start "$WORK" "$DURATION"
         sampler_start
+        # the RSSAC047 probe from its own client during the load (scripts/lib/probe.sh)
+        probe_start "$EXP_DIR/probe" "$(point_stem "$rate" "$k")"
         replay "$rate"
+        probe_stop
         if run_interrupted; then charge_discard; sampler_stop; return 0; fi
         sleep "$SETTLE"
         sampler_stop
@@ -104,8 +107,7 @@ measure_point() {
         c1=$(counters_snapshot)
         [ "$UDP_GENERATOR" != kxdpgun ] || sent_at_router "$rate" "$c0" "$c1"
         mkdir -p "$EXP_DIR/samples"
-        sample="$EXP_DIR/samples/$CUR_LB-$rate.json"
-        [ "$k" = 1 ] || sample="$EXP_DIR/samples/$CUR_LB-$rate-r$k.json"
+        sample="$EXP_DIR/samples/$(point_stem "$rate" "$k").json"
         jq -c --slurpfile c "$WORK/charge.json" '. + {cpu_charge: $c[0]}' "$WORK/sample.json" | results_write "$sample"
         row="$(point_row "$rate" "$c0" "$c1"),$(point_sampled "$WORK/sample.json"),$CHARGE_RIG,$k"
         results_append_line "$CACHE" "$row"
@@ -119,6 +121,9 @@ measure_point() {
         "$( [ "$P_GENLIM" = 1 ] && echo ', GENERATOR-LIMITED' || true)" \
         "$( [ "$reused" = 1 ] && echo ' (kept from an earlier run)' || true)" >&2
 }
+
+# point_stem RATE REP: the name of the point's files (samples/, probe/).
+point_stem() { if [ "$2" = 1 ]; then echo "$CUR_LB-$1"; else echo "$CUR_LB-$1-r$2"; fi; }
 
 # point_read ROW: P_* from a row of points.csv; PT_RATIO/PT_GENLIM of its rate.
 point_read() {
@@ -187,4 +192,24 @@ point_row() {
 
 write_points() {
     { echo "# $POINT_COLUMNS"; printf '%s\n' "${POINT_ROWS[@]}"; } | results_write "$EXP_DIR/points.csv"
+}
+
+# probe_block LB CEILING: the sweep's probe block for LB's points (their probe
+# results in probe/, the load's queries from the sent column; a point kept
+# from an interrupted run was not probed), by scripts/lib/probe-sweep.jq;
+# null with PROBE=off.
+probe_block() {
+    [ "$PROBE" = on ] || { echo null; return 0; }
+    local lb=$1 row l rate sent k f pts=()
+    for row in "${POINT_ROWS[@]}"; do
+        IFS=, read -r l rate _ _ sent _ <<<"$row"
+        [ "$l" = "$lb" ] || continue
+        k=${row##*,}
+        f="$EXP_DIR/probe/$(CUR_LB=$lb point_stem "$rate" "$k").json"
+        pts+=("$(jq -n -c -L "$RB_TOP/scripts/lib" --argjson o "$rate" --argjson k "$k" --argjson s "$sent" \
+            --slurpfile r <(cat "$f" 2>/dev/null || true) 'include "probe-sweep"; ($r[0] // null) | probe_point($o; $k; $s)')")
+    done
+    printf '%s\n' "${pts[@]+"${pts[@]}"}" | jq -s -c -L "$RB_TOP/scripts/lib" \
+        --slurpfile idle <(cat "$EXP_DIR/probe/$lb-idle.json" 2>/dev/null || true) --argjson c "${2:-null}" \
+        'include "probe-sweep"; probe_sweep($idle[0] // null; .; $c)'
 }

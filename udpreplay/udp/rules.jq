@@ -289,7 +289,8 @@ def lb_summary($s):
 def summary_top:
   if length > 0 then
     (.[0] | {ceiling_qps, ceiling_low_qps, ceiling_high_qps, non_monotonic, mixed_rates, repetitions_max, ceiling,
-             critical_points, mean_answer_wire_bytes, mean_answer_wire_bytes_source, link_bps, physics_check, per_cpu, rig_charge, lb, verdict})
+             critical_points, mean_answer_wire_bytes, mean_answer_wire_bytes_source, link_bps, physics_check, per_cpu, rig_charge, lb, verdict,
+             probe})
   else {lb: null} end;
 
 # ------------------------------------------------------------ read by other experiments
