@@ -22,8 +22,25 @@ def probe_stats:
         p999_ms: .latency_ms.p999, max_ms: .latency_ms.max}
   end;
 
-# probe_queries: the queries the probe sent (both protocols).
-def probe_queries: ((.udp.sent // 0) + (.tcp.sent // 0));
+# probe_sent: the queries the probe says it sent (both protocols).
+def probe_sent: ((.udp.sent // 0) + (.tcp.sent // 0));
+
+# probe_router_count($before; $after): the probe's queries and connections
+# the router forwarded between two `scripts/testbed counters` objects
+# (its probe_udp_queries and probe_tcp_syns counters), to add to the
+# probe's result as counted_at_router; null where the router has no such
+# counters (a lab).
+def probe_router_count($before; $after):
+  def d($k): ($after.router[$k].packets // null) as $b | ($before.router[$k].packets // null) as $a
+    | if $a == null or $b == null then null else $b - $a end;
+  if d("probe_udp_queries") == null then null
+  else {udp_queries: d("probe_udp_queries"), tcp_syns: d("probe_tcp_syns")} end;
+
+# probe_queries: the probe's queries, as the router counted them where it
+# did (the work where it happens), else as the probe says.
+def probe_queries:
+  if .counted_at_router != null then (.counted_at_router.udp_queries // 0) + (.counted_at_router.tcp_syns // 0)
+  else probe_sent end;
 
 # probe_point($offered; $rep; $load): one point of the block from the
 # probe's result of that point (null: not probed, e.g. a point kept from
@@ -33,7 +50,8 @@ def probe_point($offered; $rep; $load):
   probe_raw_checked
   | if . == null then {offered: $offered, rep: $rep, load_queries: $load, probe_queries: null, share: null, udp: null, tcp: null}
     else probe_queries as $p
-      | {offered: $offered, rep: $rep, load_queries: $load, probe_queries: $p,
+      | {offered: $offered, rep: $rep, load_queries: $load, probe_queries: $p, probe_sent: probe_sent,
+         probe_counted_by: (if .counted_at_router != null then "router" else "probe" end),
          share: (if $load != null and ($load + $p) > 0 then ($p / ($load + $p) * 1e6 | round / 1e6) else null end),
          udp: (.udp | probe_stats), tcp: (.tcp | probe_stats)}
     end;

@@ -22,7 +22,7 @@
 #                                pid in $!), output in BASE.out
 #   kxg_tcp_results W CONFIG TOTAL N   the records W/p0..N-1.json of the
 #                                run's N players from their outputs, the
-#                                router's counters (W/kxg-counters-before
+#                                router's counters (W/counters-before
 #                                and -after.json, which run_once reads with
 #                                `testbed counters`) and the daemons' (its
 #                                W/stats-before and -after.json)
@@ -69,7 +69,7 @@ kxg_tcp_results() {
         printf '%s %s %s %s %s\n' "$k" "${syns:--}" "${est:--}" "${rep:--}" "${clo:--}" >> "$w/kxg-counts"
     done
     jq -n -c --rawfile counts "$w/kxg-counts" \
-        --slurpfile cb "$w/kxg-counters-before.json" --slurpfile ca "$w/kxg-counters-after.json" \
+        --slurpfile cb "$w/counters-before.json" --slurpfile ca "$w/counters-after.json" \
         --slurpfile sb "$w/stats-before.json" --slurpfile sa "$w/stats-after.json" \
         --argjson asked "$(awk -v t="$total" -v d="$POINT_S" 'BEGIN { printf "%d", t * d + 0.5 }')" \
         --argjson servers "$(config_servers "$cfg" | jq -R . | jq -s -c .)" \

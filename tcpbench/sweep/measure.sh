@@ -40,7 +40,9 @@ run_once() {
     local w="$WORK/run"; rm -rf "$w"; mkdir -p "$w"
     "$TESTBED" server-stats > "$w/stats-before.json"
     budget_stat > "$w/budget-before.json"
-    [ "$TCP_GENERATOR" != kxdpgun ] || "$TESTBED" counters > "$w/kxg-counters-before.json"
+    # the router's counters: what kxdpgun sent, and the probe's own queries
+    local counted=0; [ "$TCP_GENERATOR" != kxdpgun ] && [ "$PROBE" != on ] || counted=1
+    [ "$counted" = 0 ] || "$TESTBED" counters > "$w/counters-before.json"
     # The players start once the sampler has its baseline sample; lead is
     # how long after it, so the samples of the load (point.jq:
     # load_samples) are those from 0.2 s after the start (the first whole
@@ -89,10 +91,9 @@ run_once() {
     charge_stop "$w"
     "$TESTBED" server-stats > "$w/stats-after.json"
     budget_stat > "$w/budget-after.json"
-    if [ "$TCP_GENERATOR" = kxdpgun ]; then
-        "$TESTBED" counters > "$w/kxg-counters-after.json"
-        kxg_tcp_results "$w" "$cfg" "$total" "$i"
-    fi
+    [ "$counted" = 0 ] || "$TESTBED" counters > "$w/counters-after.json"
+    [ "$TCP_GENERATOR" != kxdpgun ] || kxg_tcp_results "$w" "$cfg" "$total" "$i"
+    [ "$counted" = 0 ] || probe_counted_at_router "$w/probe.json" "$(cat "$w/counters-before.json")" "$(cat "$w/counters-after.json")"
     # A server daemon killed or crashed during the run: the run is an
     # error with that cause (point.jq), never a capacity measurement.
     exp_servers_down $(config_servers "$cfg") | jq -R . | jq -s -c . > "$w/down.json"
