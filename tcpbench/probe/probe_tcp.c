@@ -196,7 +196,7 @@ tcp_send(struct tcp_conn *k)
 		tcp_fail(k, errno == ECONNRESET || errno == EPIPE ? PROBE_ERR_RESET : PROBE_ERR_SEND);
 		return;
 	}
-	if (tcp_wait(k, EV_READ | EV_PERSIST) < 0)
+	if (tcp_wait(k, EV_READ) < 0)
 		tcp_fail(k, PROBE_ERR_RECV);
 }
 
@@ -212,8 +212,12 @@ tcp_read(struct tcp_conn *k)
 		else
 			n = recv(k->fd, k->msg + (k->got - 2), k->msglen - (k->got - 2), 0);
 		if (n < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+			/* the rest later, within what is left of the timeout */
+			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+				if (tcp_wait(k, EV_READ) < 0)
+					tcp_fail(k, PROBE_ERR_RECV);
 				return;
+			}
 			tcp_fail(k, tcp_errno_kind(errno, 1));
 			return;
 		}
