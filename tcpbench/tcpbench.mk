@@ -29,3 +29,13 @@ $(eval $(call c_unit_test,tcpbench/tests/test-schedule,tcpbench/tests/test-sched
 .PHONY: tcpbench-bench
 tcpbench-bench: tcpbench/tcpbench analysis/target-check
 	tcpbench/bench
+
+# rbprobe: RSSAC047's probe (docs/probe.md); tcpbench's histogram, schedule,
+# query and output (its histogram JSON) modules, and the shared guard.
+PROBE_MODULES := tcpbench/probe/popts.c tcpbench/probe/pcheck.c tcpbench/probe/presult.c \
+                 tcpbench/probe/probe_udp.c tcpbench/probe/probe_tcp.c \
+                 tcpbench/histogram.c tcpbench/schedule.c tcpbench/query.c \
+                 tcpbench/output.c tcpbench/stats.c analysis/lib/target.c $(TCPB_SHARED)
+$(eval $(call c_program,tcpbench/rbprobe,tcpbench/probe/probe.c $(PROBE_MODULES),$(TCPB_LIBS)))
+$(eval $(call c_unit_test,tcpbench/tests/test-probe-check,tcpbench/tests/test-probe-check.c tcpbench/probe/pcheck.c,$(shell pkg-config --libs ldns 2>/dev/null)))
+$(eval $(call c_unit_test,tcpbench/tests/test-probe-opts,tcpbench/tests/test-probe-opts.c tcpbench/probe/popts.c analysis/lib/target.c $(TCPB_SHARED),))

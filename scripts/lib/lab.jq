@@ -11,7 +11,8 @@ def inventory_normalise($inv; $sha):
   def hostsof($g): (.[$g].hosts // []);
   def need($h; $k): ($hv[$h][$k] // error("inventory \($inv): host \($h) has no \($k)"));
   def str: tostring;
-  (hostsof("players") + hostsof("listeners") + hostsof("servers")) as $managed |
+  # (the probe's host, group probes, is optional: scripts/lib/lab.sh lab_role_host)
+  (hostsof("players") + hostsof("listeners") + hostsof("servers") + (hostsof("probes") | map(select(. == "probe")))) as $managed |
   (["player1","player2","listener","server1","server2"] - $managed) as $missing |
   if ($missing | length) > 0 then error("inventory \($inv): no host \($missing | join(", ")) (groups players: player1 player2, listeners: listener, servers: server1 server2)") else . end |
   ($hv["router"] // error("inventory \($inv): no router (group devices, host router)")) as $r |

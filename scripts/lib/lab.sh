@@ -81,15 +81,28 @@ lab_addr_field() {
     [ -n "$v" ] && [ "$v" != - ] || return 1
     echo "$v"
 }
-lab_role_addr4() { lab_addr_field "$1" 2; }
-lab_role_addr6() { lab_addr_field "$1" 3; }
+lab_role_addr4() { lab_addr_field "$(lab_role_host "$1")" 2; }
+lab_role_addr6() { lab_addr_field "$(lab_role_host "$1")" 3; }
+
+# lab_role_host ROLE: the host a role runs on. The probe (rbprobe) runs on
+# a host of its own when the inventory has one (host probe, group probes);
+# it cannot share the listener's, whose blackhole route drops everything
+# to the service address (the listener never answers), nor a player's,
+# whose load it would share: without a probe host the lab has no probe
+# (exit 1). Every other role is its own host.
+lab_role_host() {
+    case $1 in
+        probe) lab_host probe host >/dev/null 2>&1 || return 1; echo probe ;;
+        *) echo "$1" ;;
+    esac
+}
 lab_player_block4() { case $1 in player*) lab_addr_field "$1" 4 ;; *) return 1 ;; esac; }
 lab_player_block6() { case $1 in player*) lab_addr_field "$1" 5 ;; *) return 1 ;; esac; }
 
 # lab_host ROLE FIELD: a field of a managed host's description.
 lab_host() { [ -n "${LAB_F[$1.$2]+x}" ] || return 1; printf '%s\n' "${LAB_F[$1.$2]}"; }
 
-lab_is_host() { [[ " ${LAB_HOSTS[*]} " == *" $1 "* ]]; }
+lab_is_host() { [[ " ${LAB_HOSTS[*]} " == *" $1 "* ]] || { [ "$1" = probe ] && lab_role_host probe >/dev/null; }; }
 
 # lab_check_ranges: every address the lab sends to or from lies in the
 # ranges its inventory declares as its own (strictly: the benchmarking
@@ -200,6 +213,8 @@ lab_local_path() {
 # forwarded.
 lab_exec() {
     local role=$1; shift
+    [ "$role" != probe ] || lab_role_host probe >/dev/null \
+        || die "exec: the lab has no probe host (inventory $INVENTORY: add host probe in group probes; docs/real-lab.md)"
     lab_is_host "$role" || die "exec: $role is a lab device, not a host reached over SSH (hosts: ${LAB_HOSTS[*]})"
     local dir args=() a outs_l=() outs_r=() n=0 sum rpath
     dir=$(lab_remote_dir "$role")

@@ -274,10 +274,12 @@ tb_tls_json() {
 }
 
 # tb_roles_tsv: a line per role: role, IPv4, IPv6, client block v4, v6
-# (the last two empty but for players).
+# (the last two empty but for players); a role with no address (a lab
+# without a probe host) is left out.
 tb_roles_tsv() {
     local role
     for role in "${CLIENT_ROLES[@]}" "${SERVER_ROLES[@]}" router-c router-s; do
+        role_addr4 "$role" >/dev/null 2>&1 || continue
         printf '%s\t%s\t%s\t%s\t%s\n' "$role" "$(role_addr4 "$role")" "$(role_addr6 "$role")" \
             "$(player_block4 "$role" 2>/dev/null || true)" "$(player_block6 "$role" 2>/dev/null || true)"
     done

@@ -11,6 +11,12 @@
 #   player1  --+                         +-- server1 (lo: service address)
 #   player2  --+-- [brc] router [brs] --+
 #   listener --+                         +-- server2 (lo: service address)
+#   probe    --+
+#
+# The probe (rbprobe, RSSAC047's latency and availability probe) is a
+# client of its own on the client VLAN: its own switch port (so the
+# switch's counters see its traffic apart), a route to the benchmarking
+# ranges only, no source block, no load.
 
 RB_PREFIX=${RB_PREFIX:-rb}
 
@@ -26,8 +32,8 @@ SERVER_NET6=2001:2:0:2::/64
 BENCH_NET4=198.18.0.0/15
 BENCH_NET6=2001:2::/48
 
-ROLES=(switch router player1 player2 listener server1 server2)
-CLIENT_ROLES=(player1 player2 listener)
+ROLES=(switch router player1 player2 listener probe server1 server2)
+CLIENT_ROLES=(player1 player2 listener probe)
 SERVER_ROLES=(server1 server2)
 
 # role_addr4 ROLE / role_addr6 ROLE: the role's address on its VLAN.
@@ -36,7 +42,7 @@ role_addr4() {
     case $1 in
         router-c) echo 198.18.1.1 ;;   router-s) echo 198.18.2.1 ;;
         player1)  echo 198.18.1.11 ;;  player2)  echo 198.18.1.12 ;;
-        listener) echo 198.18.1.20 ;;
+        listener) echo 198.18.1.20 ;;  probe)    echo 198.18.1.30 ;;
         server1)  echo 198.18.2.11 ;;  server2)  echo 198.18.2.12 ;;
         *) return 1 ;;
     esac
@@ -45,7 +51,7 @@ role_addr6() {
     case $1 in
         router-c) echo 2001:2:0:1::1 ;;  router-s) echo 2001:2:0:2::1 ;;
         player1)  echo 2001:2:0:1::11 ;; player2)  echo 2001:2:0:1::12 ;;
-        listener) echo 2001:2:0:1::20 ;;
+        listener) echo 2001:2:0:1::20 ;; probe)    echo 2001:2:0:1::30 ;;
         server1)  echo 2001:2:0:2::11 ;; server2)  echo 2001:2:0:2::12 ;;
         *) return 1 ;;
     esac

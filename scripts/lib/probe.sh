@@ -1,0 +1,143 @@
+# probe.sh: RSSAC047's probe (tcpbench/rbprobe, docs/probe.md) from the
+# testbed's probe role: a legitimate client's latency, availability and
+# correctness over UDP and TCP while a sweep loads the instance, and on the
+# idle testbed before it.
+#
+#   probe_settings        PROBE, PROBE_UDP_RATE, PROBE_TCP_RATE,
+#                         PROBE_TIMEOUT_MS, PROBE_IDLE_S from the global table
+#                         (scripts/lib/settings.json), checked
+#   probe_serial          the SOA serial of the zone the testbed serves
+#   probe_start DIR NAME  rbprobe --until-signal in the probe role, in the
+#                         background, its JSON to DIR/NAME.json (messages in
+#                         DIR/NAME.log)
+#   probe_stop            SIGTERM, a bounded wait, DIR/NAME.json checked
+#   probe_idle DIR        a PROBE_IDLE_S-second probe: DIR/probe-idle.json
+#   probe_stats FILE      {"udp": STATS, "tcp": STATS} of one result
+#                         (scripts/lib/probe-stats.jq), compact
+# With PROBE=off each is a no-op and probe_stats prints null.
+#
+# The service address is the family's (FAMILY=6: SERVICE6); the shell
+# checks it with the target guard (target.sh) and rbprobe again itself.
+# A lab runs the probe on its probe host (lab_role_host, scripts/lib/lab.sh);
+# a lab without one has no probe: PROBE is then off, with a warning.
+#
+# Source after common.sh, topology.sh, settings.sh and target.sh; TESTBED
+# names scripts/testbed.
+
+PROBE_BIN="$RB_TOP/tcpbench/rbprobe"
+PROBE_SETTINGS_TABLE="$RB_TOP/scripts/lib/settings.json"
+# The longest a probe_start's rbprobe runs if probe_stop never comes.
+PROBE_MAX_DURATION_S=3600
+PROBE_EXEC_PID=""       # the background `testbed exec` of probe_start
+PROBE_PID=""            # its rbprobe (netns: the same pid namespace)
+PROBE_JSON=""           # its result file
+
+probe_settings() {
+    settings_fill_defaults "$PROBE_SETTINGS_TABLE" '(.name | startswith("PROBE"))'
+    [ -n "${PROBE_IDLE_S:-}" ] || PROBE_IDLE_S=$(settings_get "$PROBE_SETTINGS_TABLE" PROBE_IDLE_S)
+    settings_check_all "$PROBE_SETTINGS_TABLE" '(.name | startswith("PROBE"))'
+    if [ "$PROBE" = on ] && [ "${BACKEND:-netns}" = lab ] && ! lab_role_host probe >/dev/null; then
+        warn "PROBE=on but the lab has no probe host (inventory host probe, group probes; docs/real-lab.md): no probe"
+        PROBE=off
+    fi
+}
+
+probe_on() { [ "${PROBE:-on}" = on ]; }
+
+# probe_address: the service address of the family measured.
+probe_address() {
+    case ${FAMILY:-4} in 6|ipv6|v6) echo "$SERVICE6" ;; *) echo "$SERVICE4" ;; esac
+}
+
+probe_serial() {
+    probe_on || return 0
+    local dir serial
+    dir=$("$TESTBED" status --json | jq -r '.zones.dir // empty') || die "probe: the testbed's status could not be read"
+    [ -f "$dir/root.zone" ] || die "probe: no root.zone in the testbed's zone directory '$dir'"
+    serial=$(ldns-read-zone -E SOA "$dir/root.zone" | awk '$4 == "SOA" { print $7; exit }')
+    [[ $serial =~ ^[0-9]+$ ]] || die "probe: no SOA serial in $dir/root.zone"
+    echo "$serial"
+}
+
+# probe_args: rbprobe's options of every run: PROBE_ARGS.
+probe_args() {
+    local addr serial
+    need_program "$PROBE_BIN"
+    addr=$(probe_address)
+    target_guard "$addr"
+    target_allow_args
+    serial=$(probe_serial)
+    PROBE_ARGS=(--server "$addr" --udp-rate "$PROBE_UDP_RATE" --tcp-rate "$PROBE_TCP_RATE"
+                --timeout-ms "$PROBE_TIMEOUT_MS" --serial "$serial" --quiet
+                "${TARGET_ALLOW_ARGS[@]+"${TARGET_ALLOW_ARGS[@]}"}")
+}
+
+# probe_check_result FILE LOG: FILE is an rbprobe result; dies naming it otherwise.
+probe_check_result() {
+    jq -e '.schema == "rootbench.probe/1"' "$1" >/dev/null 2>&1 \
+        || die "probe: $1 is missing or not an rbprobe result (rootbench.probe/1); rbprobe said: $(tail -n 3 "$2" 2>/dev/null | tr '\n' ' ')"
+}
+
+probe_start() {
+    probe_on || return 0
+    local dir=$1 name=$2 pidf i
+    [ -z "$PROBE_EXEC_PID" ] || die "probe_start: a probe is running already (probe_stop first)"
+    [ -d "$dir" ] || die "probe_start: no directory $dir"
+    probe_args
+    PROBE_JSON="$dir/$name.json"
+    PROBE_LOG="$dir/$name.log"
+    pidf="$dir/.$name.pid"
+    rm -f "$PROBE_JSON" "$pidf"
+    # The pid file names rbprobe itself (bash execs it), for probe_stop's signal.
+    # shellcheck disable=SC2016
+    "$TESTBED" exec probe -- bash -c 'echo $$ > "$1"; shift; exec "$@"' probe "$pidf" \
+        "$PROBE_BIN" "${PROBE_ARGS[@]}" --until-signal --max-duration "$PROBE_MAX_DURATION_S" \
+        --json "$PROBE_JSON" > "$PROBE_LOG" 2>&1 &
+    PROBE_EXEC_PID=$!
+    PROBE_PID=""
+    for ((i = 0; i < 50; i++)); do
+        [ -s "$pidf" ] && { PROBE_PID=$(cat "$pidf"); break; }
+        kill -0 "$PROBE_EXEC_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    rm -f "$pidf"
+    kill -0 "$PROBE_EXEC_PID" 2>/dev/null \
+        || die "probe_start: rbprobe did not start: $(tail -n 3 "$PROBE_LOG" | tr '\n' ' ')"
+}
+
+probe_stop() {
+    probe_on || return 0
+    [ -n "$PROBE_EXEC_PID" ] || die "probe_stop: no probe running (probe_start first)"
+    local i wait_ds=$(( (PROBE_TIMEOUT_MS / 1000 + 3) * 10 )) rc=0
+    # rbprobe stops sending at SIGTERM and waits for the answers still due
+    # (at most the timeout); a second one cuts that to 1 s; then SIGKILL.
+    # (A lab's rbprobe runs behind ssh: its own pid is not known here.)
+    kill -TERM "${PROBE_PID:-$PROBE_EXEC_PID}" 2>/dev/null || true
+    for ((i = 0; i < wait_ds; i++)); do kill -0 "$PROBE_EXEC_PID" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$PROBE_EXEC_PID" 2>/dev/null; then
+        kill -TERM "${PROBE_PID:-$PROBE_EXEC_PID}" 2>/dev/null || true
+        for ((i = 0; i < 20; i++)); do kill -0 "$PROBE_EXEC_PID" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "${PROBE_PID:-$PROBE_EXEC_PID}" 2>/dev/null || true
+    fi
+    wait "$PROBE_EXEC_PID" 2>/dev/null || rc=$?
+    PROBE_EXEC_PID=""
+    PROBE_PID=""
+    [ "$rc" -eq 0 ] || warn "probe: rbprobe exited $rc"
+    probe_check_result "$PROBE_JSON" "$PROBE_LOG"
+}
+
+probe_idle() {
+    probe_on || return 0
+    local dir=$1 rc=0
+    probe_args
+    "$TESTBED" exec probe -- "$PROBE_BIN" "${PROBE_ARGS[@]}" --duration "$PROBE_IDLE_S" \
+        --json "$dir/probe-idle.json" > "$dir/probe-idle.log" 2>&1 || rc=$?
+    [ "$rc" -eq 0 ] || die "probe: the idle probe failed (exit $rc): $(tail -n 3 "$dir/probe-idle.log" | tr '\n' ' ')"
+    probe_check_result "$dir/probe-idle.json" "$dir/probe-idle.log"
+}
+
+probe_stats() {
+    if ! probe_on; then echo null; return 0; fi
+    jq -c -L "$RB_TOP/scripts/lib" 'include "probe-stats"; probe_stats' "$1" \
+        || die "probe: $1: not an rbprobe result"
+}
