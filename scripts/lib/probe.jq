@@ -86,8 +86,9 @@ def probe_rates($p; $thr):
 #               failed, or null
 #   by_threshold  per threshold {measured, first_fail, held_up_to}
 #   held_to_highest  true when no threshold failed at any rate
-#   thresholds  the values judged against, with their source (the report
-#               shows them from here)
+#   thresholds  the values judged against, with their source, and the
+#               probe's share limit (rootbench's own; the report shows them
+#               from here)
 #   words       the result in a sentence
 def probe_rssac047($p; $thr):
   probe_checked($p) as $p
@@ -100,7 +101,7 @@ def probe_rssac047($p; $thr):
      else ([$r[] | select(.offered < $ff.offered) | .offered] | max) end) as $held
   | {thresholds: {udp_latency_ms: $thr.latency_ms_max.udp, tcp_latency_ms: $thr.latency_ms_max.tcp, statistic: $thr.latency_statistic,
                   availability_min: $thr.availability_min, correctness_min: $thr.correctness_min, timeout_ms: $thr.timeout_ms,
-                  source: $thr.citation},
+                  source: $thr.citation, probe_share_max: $thr.share_max},
      rates: ($r | length), highest: $top,
      held_up_to: $held,
      first_fail: (if $ff == null then null else {offered: $ff.offered, failed: [probe_threshold_names[] as $n | select(any($ff.failed[]; . == $n)) | $n]} end),
