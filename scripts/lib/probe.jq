@@ -173,3 +173,10 @@ def probe_plot_rows($p):
   | [$p.points // [] | .[]] | sort_by(.offered, .rep)[]
   | [.offered, (.udp.p50_ms?, .udp.p99_ms?, .tcp.p50_ms?, .tcp.p99_ms? | if type == "number" then . else "NaN" end)]
   | map(tostring) | join("\t");
+# probe_plot_counts($p): how many points of each of the figure's series
+# (UDP p50, UDP p99, TCP p50, TCP p99) have a value, space-separated (the
+# figure leaves an empty series out).
+def probe_plot_counts($p):
+  probe_checked($p) as $p
+  | [("udp", "tcp") as $x | ("p50_ms", "p99_ms") as $k | [$p.points // [] | .[] | select((.[$x][$k]? | type) == "number")] | length]
+  | map(tostring) | join(" ");
