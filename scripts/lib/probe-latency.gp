@@ -16,10 +16,10 @@ set title ttl
 set xlabel sprintf("offered load, %s", unit)
 set ylabel "probe latency, ms (log scale)"
 set logscale y
-set format y "%g"
+set ytics ("0.001" 0.001, "0.01" 0.01, "0.1" 0.1, "1" 1, "10" 10, "100" 100, "1000" 1000, "10000" 10000)
 # the key in the top decade, above the timeout (no answer is later than it)
-set key top left horizontal maxrows 3
-set yrange [*:timeout * 30]
+set key top left vertical maxrows 4
+set yrange [*:timeout * 300]
 set xrange [0:*]
 if (ceil > 0) {
     set arrow 1 from ceil, graph 0 to ceil, graph 1 nohead dt 2 lw 2 lc rgb c_ours front
