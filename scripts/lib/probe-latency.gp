@@ -23,7 +23,7 @@ set yrange [*:timeout * 300]
 set xrange [0:*]
 if (ceil > 0) {
     set arrow 1 from ceil, graph 0 to ceil, graph 1 nohead dt 2 lw 2 lc rgb c_ours front
-    set label 1 sprintf("ceiling %.0f %s", ceil, unit) at ceil, graph 0.04 right offset -0.5, 0 tc rgb c_ours front
+    set label 1 sprintf("ceiling %.0f %s", ceil, unit) at ceil, graph 0.66 right offset -0.5, 0 tc rgb c_ours front
 }
 
 cmd = sprintf("plot %g with lines dt 2 lw 1.5 lc rgb c_limit title sprintf('RSSAC047 UDP median, %g ms', %g)", thr_udp, thr_udp, thr_udp)
