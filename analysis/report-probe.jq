@@ -15,6 +15,15 @@ include "probe" {search: "../scripts/lib"};
 def rssac047_name: "<span class=\"meta\">RSSAC047</span>";
 def p99_name: "<span class=\"meta\">p99</span>";
 
+# probe_other_schema($s; $f; $path): a probe block this report cannot
+# read (another schema: probe.jq's rules would stop the whole page) in
+# words, or "" when it can, or there is none.
+def probe_other_schema($s; $f; $path):
+  ($s | at($path)) as $p
+  | if ($p | type) == "object" and $p.schema != probe_schema then
+      "a probe block of schema " + val($s; $f; $path + ["schema"]) + ", not " + (probe_schema | esc) + ": not read by this report"
+    else "" end;
+
 # A row of the table (a sweep's latency_rows, analysis/report-sections.jq):
 #   {name, s: the summary, f: its file, path: where the probe block lies
 #    (["probe"]), unit: the offered load's unit}
@@ -40,6 +49,7 @@ def probe_table_row($r):
   $r.s as $s | $r.f as $f | $r.path as $p | ($p + ["rssac047"]) as $q
   | if ($s | at($p) | type) != "object" then
       "<tr><th>\($r.name | esc)</th><td colspan=\"6\">probe \(val($s; $f; $p))</td></tr>"
+    elif probe_other_schema($s; $f; $p) != "" then "<tr><th>\($r.name | esc)</th><td colspan=\"6\">\(probe_other_schema($s; $f; $p))</td></tr>"
     else
       probe_share_max_at($s | at($p)) as $sh
       | "<tr><th>\($r.name | esc)</th><td>"
@@ -55,7 +65,8 @@ def probe_table_row($r):
       + "</td><td>"
       + (if $sh == null then val($s; $f; $p + ["points"])
          else val($s; $f; $p + ["points", $sh.index, "share"]; 2; 100) + " % (at " + probe_rate($s; $f; $p + ["points", $sh.index, "offered"]; $r.unit) + ")"
-           + (if ($s | at($q + ["thresholds","probe_share_max"]) | type) == "number" and $sh.share > ($s | at($q + ["thresholds","probe_share_max"])) then
+           + (if ($s | at($q + ["thresholds","probe_share_max"]) | type) == "number"
+                 and probe_share_flagged($s | at($p); {share_max: ($s | at($q + ["thresholds","probe_share_max"]))}) then
                 " <b class=\"err\">over " + val($s; $f; $q + ["thresholds","probe_share_max"]; 0; 100) + " %: the probe added to the load</b>"
               else "" end)
          end)
@@ -93,6 +104,7 @@ def latency_table($rows):
 # probe_section_text($s; $f; $unit): a sweep section's line on its probe.
 def probe_section_text($s; $f; $unit):
   if ($s.probe | type) != "object" then "<p><b>Latency (" + rssac047_name + ").</b> Probe " + val($s; $f; ["probe"]) + " in this sweep.</p>"
+  elif probe_other_schema($s; $f; ["probe"]) != "" then "<p><b>Latency (" + rssac047_name + ").</b> " + probe_other_schema($s; $f; ["probe"]) + ".</p>"
   else
     "<p><b>Latency (" + rssac047_name + ").</b> " + val($s; $f; ["probe","rssac047","words"]) + ". Queueing knee: "
     + val($s; $f; ["probe","queue_knee","words"]) + ". The latency figure shows the probe's median and " + p99_name + " against the offered load ("
@@ -104,7 +116,7 @@ def probe_section_text($s; $f; $unit):
 # (a leading space); "" without a probe.
 def probe_finding($s; $f; $x; $unit):
   ["probe","rssac047","by_threshold","\($x)_latency"] as $bt
-  | if ($s.probe | type) != "object" or ($s | at($bt + ["measured"])) != true then ""
+  | if ($s.probe | type) != "object" or ($s.probe.schema != probe_schema) or ($s | at($bt + ["measured"])) != true then ""
     else
       probe_median_max_at($s.probe; $x) as $mx
       | " The instance keeps " + rssac047_name + "'s " + ($x | ascii_upcase) + " latency (median at most "
