@@ -21,8 +21,12 @@
 #                {name, s, f, path, fig, unit, budget_key?, rule_key?})
 #   headline     its first-screen card when the registry's headline is
 #                "verdict" (HTML, maybe "")
+#   latency_rows its rows of "Latency and availability (RSSAC047)": one
+#                per sweep (analysis/report-probe.jq latency_row), a sweep
+#                without a probe shown as such; [] for an experiment that
+#                is no sweep
 
-def section_interface: ["section", "findings", "family_rows", "family_note", "per_cpu_rows", "headline"];
+def section_interface: ["section", "findings", "family_rows", "family_note", "per_cpu_rows", "headline", "latency_rows"];
 
 # sections_module: the module's text, one import per folder (registry order).
 def sections_module:

@@ -12,6 +12,7 @@
 
 include "report-lib";
 include "findings";
+include "report-probe";
 # Each experiment's section, Findings, rows and headline come from its
 # folder's section.jq through the module "sections" that analysis/report
 # generates from the registry (analysis/report-sections.jq).
@@ -246,7 +247,10 @@ def page:
        + "<div class=\"headlines\">" + ($heads | join("")) + "</div></div>" end) + "\n"
   + bench_section + "\n"
   + ([$b.registry[] | select(.comparison) | section_of($b; .)] | join("")) + "\n"
-  + per_cpu_section($b) + "\n" + testbed_section + "\n"
+  + per_cpu_section($b) + "\n"
+  # every sweep's latency under load, as RSSAC047 judges it (analysis/report-probe.jq)
+  + latency_table([$b.registry[] | select((.comparison | not) and shown(.name)) | latency_rows_of($b; .)[]]) + "\n"
+  + testbed_section + "\n"
   + ([in_order($b.registry; $b.order.sections // []) | select((.comparison | not) and .place == null and shown(.name))
       | section_of($b; .) + "\n"] | join(""))
   + family_section($b) + "\n"

@@ -239,3 +239,5 @@ def family_rows($b; $e): "";
 def family_note($b; $e): "";
 def per_cpu_rows($b; $e): [];
 def headline($b; $e): "";
+# latency_rows: no probe in this experiment (analysis/report-probe.jq).
+def latency_rows($b; $e): [];

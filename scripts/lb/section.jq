@@ -90,3 +90,5 @@ def family_note($b; $e):
   + if ($e6.summary.flow_label.finding // null) != null then "<p>Flow label: \(val($e6.summary; $e6.file; ["flow_label","finding"]))</p>" else "" end;
 def per_cpu_rows($b; $e): [];
 def headline($b; $e): lb_card($b; $e.name);
+# latency_rows: no probe in this experiment (analysis/report-probe.jq).
+def latency_rows($b; $e): [];

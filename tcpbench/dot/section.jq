@@ -77,3 +77,5 @@ def per_cpu_rows($b; $e):
    | {name: "DoT, \(if $k == "full" then "full handshakes" else "resumed" end), \($c)", s: $d, f: $df,
       path: [$k,"configs",$c], fig: "handshakes_per_cpu", unit: "handshakes/s", budget_key: "budget", rule_key: "per_cpu_rule"}];
 def headline($b; $e): "";
+# latency_rows: no probe in this experiment (analysis/report-probe.jq).
+def latency_rows($b; $e): [];

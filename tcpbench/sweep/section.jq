@@ -3,6 +3,7 @@
 # (analysis/report-sections.jq; every value is tagged for analysis/report-check).
 
 include "report-lib";
+include "report-probe";
 
 # tcp_per_cpu: the knee per CPU of the server under a CPU budget (rules.jq
 # per_cpu), with what it rests on, or why there is none.
@@ -111,6 +112,8 @@ def tcp_section($b; $key; $title):
             status_text({summary: $s, summary_error: null, file: $f, dir_exists: true, target: "tcp"}; "this configuration")
             + figs_under($e; "\($key)/\($c)/\($c)."; [])
             + tcp_verdict($s; $f)
+            + figs_under($e; "\($key)/\($c)/latency."; [])
+            + probe_section_text($s; $f; "connections/s")
             # A crossing that is absent was not reached: say below which rate,
             # and whether the generator, not the server, ended the sweep.
             # (one string for both crossings: a generator here would repeat
@@ -140,7 +143,7 @@ def tcp_section($b; $key; $title):
                  + "</td><td>\(val($p; "paper.json"; ["tcp","2p2s","factor_vs_1p1s"]))</td><td></td><td></td></tr>"
                else "" end)
             + "</table>"
-            + figs_under($e; "\($key)/\($c)/"; ["\($key)/\($c)/\($c)."])
+            + figs_under($e; "\($key)/\($c)/"; ["\($key)/\($c)/\($c).", "\($key)/\($c)/latency."])
             + "</details>"
           end ] | join("") )
   + (if $e.summary then settings_table($e.summary; $e.file; $b.labels[$e.summary.experiment] // {}) else "" end)
@@ -188,7 +191,8 @@ def finding_tcp($b; $key):
                   then ", the daemons limited to " + val($s; $f; ["per_cpu","budget"])
                     + " CPU each; a whole CPU's figure is this projection, not a measurement)."
                   else ")." end)
-             else "" end) ]
+             else "" end)
+          + probe_finding($s; $f; "tcp"; "connections/s") ]
     else [] end;
 
 # ------------------------------------------------------------ the section interface
@@ -219,3 +223,7 @@ def per_cpu_rows($b; $e):
      | select(. != null and .summary.per_cpu != null)
      | {name: "\($what), \($c)", s: .summary, f: "\($e.name)/\($c)/summary.json", path: ["per_cpu"], fig: "conn_per_cpu", unit: "connections/s"}];
 def headline($b; $e): "";
+# latency_rows: a row per configuration of "Latency and availability (RSSAC047)" (analysis/report-probe.jq).
+def latency_rows($b; $e):
+  [select($e.variant != "limits") | $b.exps[$e.name] | select(.summary != null) | ["1p1s","2p1s","2p2s"][] as $c | (.subs[$c].summary // null)
+   | select(. != null) | latency_row("\($e.short // $e.name), \($c)"; .; "\($e.name)/\($c)/summary.json"; "connections/s")];

@@ -3,6 +3,7 @@
 # (analysis/report-sections.jq; every value is tagged for analysis/report-check).
 
 include "report-lib";
+include "report-probe";
 
 # physics_text($s; $f): the physics check (is the ceiling what the link
 # carries?) in words.
@@ -45,6 +46,7 @@ def udp_section($b; $key; $title; $note):
      else "" end)
   + (if ($e.summary.verdict | type) == "object" then "<p><b>Where the answers were lost.</b> \(val($e.summary; $e.file; ["verdict","summary"]))</p>" else ""
     end)
+  + (if $s == null then "" else probe_section_text($s; $f; "q/s") end)
   + (if $s == null or $s.link_bps != null then "" else rig_charge_text($s; $f; ["rig_charge"]) end)
   + (if ($s.per_cpu.qps_per_cpu | type) == "number" then
        "<p><b>Per CPU of the server.</b> " + val($s; $f; ["per_cpu","qps_per_cpu"]; 0; null)
@@ -136,7 +138,9 @@ def udp_note($variant):
   else "" end;
 
 def section($b; $e): udp_section($b; $e.name; $e.heading // $e.title; udp_note($e.variant));
-def findings($b; $e): if $e.variant == "unshaped" then finding_udp_unshaped($b; $e.name) else finding_udp_shaped($b; $e.name) end;
+def findings($b; $e):
+  (if $e.variant == "unshaped" then finding_udp_unshaped($b; $e.name) else finding_udp_shaped($b; $e.name) end)
+  | map(. + ($b.exps[$e.name] | probe_finding(.summary; .file; "udp"; "q/s")));
 def family_rows($b; $e):
   fam_pair($b; $e) as [$e4, $e6]
   | fam_row("status"; $e4; $e6; ["status"]; null; null)
@@ -150,3 +154,5 @@ def per_cpu_rows($b; $e):
   [$b.exps[$e.name] | select($e.variant == "unshaped" and .summary.per_cpu != null)
    | {name: "UDP, \($e.variant)", s: .summary, f: .file, path: ["per_cpu"], fig: "qps_per_cpu", unit: "answers/s"}];
 def headline($b; $e): "";
+# latency_rows: the sweep's row of "Latency and availability (RSSAC047)" (analysis/report-probe.jq).
+def latency_rows($b; $e): [$b.exps[$e.name] | select(.summary != null) | latency_row($e.short // $e.name; .summary; .file; "q/s")];
