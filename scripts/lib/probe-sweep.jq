@@ -2,28 +2,27 @@
 # from the RSSAC047 probe's own results (tcpbench/rbprobe's JSON, schema
 # rootbench.probe/1), one per point and one on the idle testbed; the
 # judgement of the block (RSSAC047's thresholds, the queueing knee) is
-# probe.jq's. Pure: the sweeps give it the files they kept.
+# probe.jq's, stored in the block. Pure: the sweeps give it the files
+# they kept.
 
-def probe_schema: "rootbench.probe/1";
-def probe_sweep_schema: "rootbench.probe-sweep/1";
+include "probe-stats" {search: "./"};
+import "probe" as rules {search: "./"};
+
+def probe_result_schema: "rootbench.probe/1";
 
 # probe_raw_checked: the probe's result, or an error naming its schema.
 def probe_raw_checked:
   if . == null then null
-  elif (type == "object" and .schema == probe_schema) then .
-  else error("a probe result of schema \(probe_schema) was expected; this one's schema is \(.schema? // type)") end;
+  elif (type == "object" and .schema == probe_result_schema) then .
+  else error("a probe result of schema \(probe_result_schema) was expected; this one's schema is \(.schema? // type)") end;
 
-# probe_stats: one protocol's figures (rbprobe's "udp" or "tcp" object);
-# null when that protocol was off (rate 0) or not measured.
-def probe_stats:
-  if . == null or ((.rate // 0) == 0 and (.sent // 0) == 0) then null
-  else {sent, answered, timeouts, incorrect, errors, availability, correct_fraction,
-        p50_ms: .latency_ms.p50, p90_ms: .latency_ms.p90, p99_ms: .latency_ms.p99,
-        p999_ms: .latency_ms.p999, max_ms: .latency_ms.max}
-  end;
+# probe_protocol: one protocol's figures (rbprobe's "udp" or "tcp"
+# object, probe-stats.jq); null when that protocol was off (rate 0).
+def probe_protocol:
+  if . == null or ((.rate // 0) == 0 and (.sent // 0) == 0) then null else probe_stats_protocol end;
 
-# probe_sent: the queries the probe says it sent (both protocols).
-def probe_sent: ((.udp.sent // 0) + (.tcp.sent // 0));
+# probe_sent_total: the queries the probe says it sent (both protocols).
+def probe_sent_total: ((.udp.sent // 0) + (.tcp.sent // 0));
 
 # probe_router_count($before; $after): the probe's queries and connections
 # the router forwarded between two `scripts/testbed counters` objects
@@ -40,7 +39,7 @@ def probe_router_count($before; $after):
 # did (the work where it happens), else as the probe says.
 def probe_queries:
   if .counted_at_router != null then (.counted_at_router.udp_queries // 0) + (.counted_at_router.tcp_syns // 0)
-  else probe_sent end;
+  else probe_sent_total end;
 
 # probe_point($offered; $rep; $load): one point of the block from the
 # probe's result of that point (null: not probed, e.g. a point kept from
@@ -50,20 +49,21 @@ def probe_point($offered; $rep; $load):
   probe_raw_checked
   | if . == null then {offered: $offered, rep: $rep, load_queries: $load, probe_queries: null, share: null, udp: null, tcp: null}
     else probe_queries as $p
-      | {offered: $offered, rep: $rep, load_queries: $load, probe_queries: $p, probe_sent: probe_sent,
+      | {offered: $offered, rep: $rep, load_queries: $load, probe_queries: $p, probe_sent: probe_sent_total,
          probe_counted_by: (if .counted_at_router != null then "router" else "probe" end),
          share: (if $load != null and ($load + $p) > 0 then ($p / ($load + $p) * 1e6 | round / 1e6) else null end),
-         udp: (.udp | probe_stats), tcp: (.tcp | probe_stats)}
+         udp: (.udp | probe_protocol), tcp: (.tcp | probe_protocol)}
     end;
 
-# probe_sweep($idle; $points; $ceiling): the block. $idle: the probe's
+# probe_sweep($idle; $points; $ceiling): the block, judged. $idle: the probe's
 # result on the idle testbed (or null); $points: probe_point objects;
 # $ceiling: the sweep's ceiling (or knee), for the figure, or null.
 def probe_sweep($idle; $points; $ceiling):
   ($idle | probe_raw_checked) as $i
-  | {schema: probe_sweep_schema,
+  | {schema: rules::probe_schema,
      settings: ($i // {} | {udp_rate: (.udp.rate // null), tcp_rate: (.tcp.rate // null), timeout_ms: (.timeout_ms // null),
                             qname: (.qname // null), serial: (.expected_serial // null), role: "probe"}),
-     idle: (if $i == null then null else {udp: ($i.udp | probe_stats), tcp: ($i.tcp | probe_stats)} end),
+     idle: (if $i == null then null else {udp: ($i.udp | probe_protocol), tcp: ($i.tcp | probe_protocol)} end),
      points: ($points | sort_by(.offered, .rep)),
-     ceiling: $ceiling};
+     ceiling: $ceiling}
+  | . + {rssac047: rules::probe_rssac047(.), queue_knee: rules::probe_queue_knee(.)};
