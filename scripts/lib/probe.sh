@@ -11,7 +11,9 @@
 #                         background, its JSON to DIR/NAME.json (messages in
 #                         DIR/NAME.log)
 #   probe_stop            SIGTERM, a bounded wait, DIR/NAME.json checked
-#   probe_idle DIR        a PROBE_IDLE_S-second probe: DIR/probe-idle.json
+#   probe_idle DIR [NAME] a PROBE_IDLE_S-second probe: DIR/NAME.json
+#                         (NAME: probe-idle)
+#   probe_discard         a running probe killed, its result not read
 #   probe_stats FILE      {"udp": STATS, "tcp": STATS} of one result
 #                         (scripts/lib/probe-stats.jq), compact
 # With PROBE=off each is a no-op and probe_stats prints null.
@@ -19,7 +21,8 @@
 # The service address is the family's (FAMILY=6: SERVICE6); the shell
 # checks it with the target guard (target.sh) and rbprobe again itself.
 # A lab runs the probe on its probe host (lab_role_host, scripts/lib/lab.sh);
-# a lab without one has no probe: PROBE is then off, with a warning.
+# a lab without one has no probe: probe_idle, which every sweep calls
+# first, turns PROBE off then, with a warning.
 #
 # Source after common.sh, topology.sh, settings.sh and target.sh; TESTBED
 # names scripts/testbed.
@@ -36,10 +39,6 @@ probe_settings() {
     settings_fill_defaults "$PROBE_SETTINGS_TABLE" '(.name | startswith("PROBE"))'
     [ -n "${PROBE_IDLE_S:-}" ] || PROBE_IDLE_S=$(settings_get "$PROBE_SETTINGS_TABLE" PROBE_IDLE_S)
     settings_check_all "$PROBE_SETTINGS_TABLE" '(.name | startswith("PROBE"))'
-    if [ "$PROBE" = on ] && [ "${BACKEND:-netns}" = lab ] && ! lab_role_host probe >/dev/null; then
-        warn "PROBE=on but the lab has no probe host (inventory host probe, group probes; docs/real-lab.md): no probe"
-        PROBE=off
-    fi
 }
 
 probe_on() { [ "${PROBE:-on}" = on ]; }
@@ -128,12 +127,28 @@ probe_stop() {
 
 probe_idle() {
     probe_on || return 0
-    local dir=$1 rc=0
+    local dir=$1 name=${2:-probe-idle} rc=0
+    # A lab without a probe host has no probe role (scripts/lib/lab.sh,
+    # lab_role_host): the sweep then runs without the probe, said so.
+    if ! "$TESTBED" status --json 2>/dev/null | jq -e 'any(.roles[]?; .role == "probe")' >/dev/null; then
+        warn "PROBE=on but the testbed has no probe role (a lab needs an inventory host probe, group probes: docs/real-lab.md): the sweep runs without the probe"
+        PROBE=off
+        return 0
+    fi
     probe_args
     "$TESTBED" exec probe -- "$PROBE_BIN" "${PROBE_ARGS[@]}" --duration "$PROBE_IDLE_S" \
-        --json "$dir/probe-idle.json" > "$dir/probe-idle.log" 2>&1 || rc=$?
-    [ "$rc" -eq 0 ] || die "probe: the idle probe failed (exit $rc): $(tail -n 3 "$dir/probe-idle.log" | tr '\n' ' ')"
-    probe_check_result "$dir/probe-idle.json" "$dir/probe-idle.log"
+        --json "$dir/$name.json" > "$dir/$name.log" 2>&1 || rc=$?
+    [ "$rc" -eq 0 ] || die "probe: the idle probe failed (exit $rc): $(tail -n 3 "$dir/$name.log" | tr '\n' ' ')"
+    probe_check_result "$dir/$name.json" "$dir/$name.log"
+}
+
+# probe_discard: a running probe killed, its result not read (a sweep
+# stopping on an error or a signal).
+probe_discard() {
+    [ -n "${PROBE_EXEC_PID:-}" ] || return 0
+    kill -KILL "${PROBE_PID:-$PROBE_EXEC_PID}" "$PROBE_EXEC_PID" 2>/dev/null || true
+    wait "$PROBE_EXEC_PID" 2>/dev/null || true
+    PROBE_EXEC_PID="" PROBE_PID=""
 }
 
 probe_stats() {

@@ -14,6 +14,7 @@ scale_settings() {
     [ "$(settings_get "$TCP_SETTINGS" TCP_TRANSPORT)" != tls ] || variants+=(dot)
     variants+=("$(settings_get "$TCP_SETTINGS" TCP_NAME)")
     settings_load "$TCP_SETTINGS" "${variants[@]}"
+    probe_settings
     POINT_S=$TCP_POINT_S REPS=$TCP_REPS START=$TCP_START STEP=$TCP_STEP
     RES=$TCP_RES MAX_POINTS=$TCP_MAX_POINTS BUDGET_S=$TCP_BUDGET_S
     TIMEOUT_MS=$TCP_TIMEOUT_MS WORKERS=$TCP_WORKERS TICK_US=$TCP_TICK_US RERUNS=$TCP_RERUNS

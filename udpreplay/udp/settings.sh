@@ -10,6 +10,7 @@ UDP_SETTINGS="$RB_TOP/udpreplay/udp/settings.json"
 # the sweep uses.
 read_settings() {
     settings_load "$UDP_SETTINGS"
+    probe_settings
     case $UDP_SWEEP in
         search) : "${UDP_LO:=5000}" "${UDP_HI:=1000000}" ;;
         linear) : "${UDP_LO:=100}" "${UDP_HI:=100000}"; UDP_REPS=1 ;;    # the linear sweep measures every rate once
