@@ -159,7 +159,9 @@ tb_counters_ruleset() {
     # probe_tcp_syns), never as the load's.
     router)
         local p4 p6 syn="tcp dport 53 tcp flags & (syn | ack) == syn"
-        p4=$(role_addr4 probe) p6=$(role_addr6 probe)
+        # the probe's address and its source block (none on a lab)
+        p4="{ $(role_addr4 probe)$(probe_block4 2>/dev/null | sed 's/^/, /') }"
+        p6="{ $(role_addr6 probe)$(probe_block6 2>/dev/null | sed 's/^/, /') }"
         tb_counters_table forward dns_udp_queries dns_tcp_syns probe_udp_queries probe_tcp_syns -- \
         "ip saddr != $p4 ip daddr $SERVICE4 udp dport 53 counter name dns_udp_queries" \
         "ip6 saddr != $p6 ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_queries" \

@@ -162,6 +162,8 @@ tb_route_roles() {
                 # AnyIP: the player may bind any address of its block.
                 player*) echo "route replace local $(player_block4 "$role") dev lo"
                          echo "route replace local $(player_block6 "$role") dev lo" ;;
+                probe)   echo "route replace local $(probe_block4) dev lo"
+                         echo "route replace local $(probe_block6) dev lo" ;;
                 # The paper's `route add ... reject` on the Listener: it
                 # receives the answers but must never send anything back
                 # (no ICMP port unreachable).
@@ -172,10 +174,14 @@ tb_route_roles() {
     done
     sysctl_set router net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1 \
         net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+    {
     for p in player1 player2; do
         echo "route replace $(player_block4 "$p") via $(role_addr4 "$p")"
         echo "route replace $(player_block6 "$p") via $(role_addr6 "$p")"
-    done | tb_ip_batch router
+    done
+    echo "route replace $(probe_block4) via $(role_addr4 probe)"
+    echo "route replace $(probe_block6) via $(role_addr6 probe)"
+    } | tb_ip_batch router
     # The players' TIME-WAIT sockets: the kernel's default (the host's
     # own), or a cap (0: none kept, so none expire in batches later).
     local tw=$PLAYER_TW_BUCKETS
@@ -185,6 +191,8 @@ tb_route_roles() {
             net.ipv6.ip_nonlocal_bind=1 net.ipv4.tcp_tw_reuse=1 \
             net.ipv4.ip_local_port_range="1024 65535" net.ipv4.tcp_max_tw_buckets="$tw"
     done
+    # the probe binds the addresses of its block (IPv6 needs this for AnyIP)
+    sysctl_set probe net.ipv4.ip_nonlocal_bind=1 net.ipv6.ip_nonlocal_bind=1
 }
 
 . "$RB_TOP/scripts/lib/testbed-paths.sh"

@@ -16,7 +16,11 @@
 # The probe (rbprobe, RSSAC047's latency and availability probe) is a
 # client of its own on the client VLAN: its own switch port (so the
 # switch's counters see its traffic apart), a route to the benchmarking
-# ranges only, no source block, no load.
+# ranges only, no load. It sends from a small block of its own (16
+# addresses, routed back to it as the players' are), so that the load
+# balancer spreads its queries over both servers as it spreads a client
+# population's: from one address, the hash would send every one of them
+# to the same server, which may be the one the load does not reach.
 
 RB_PREFIX=${RB_PREFIX:-rb}
 
@@ -67,6 +71,11 @@ player_block6() {
     case $1 in player1) echo 2001:2:0:4::/64 ;; player2) echo 2001:2:0:6::/64 ;; *) return 1 ;; esac
 }
 
+# probe_block4 / probe_block6: the probe's source addresses (AnyIP, like a
+# player's block); none on a lab (its probe host sends from its address).
+probe_block4() { echo 198.18.8.0/28; }
+probe_block6() { echo 2001:2:0:8::/124; }
+
 # ns_of ROLE: the network namespace of a role.
 ns_of() { echo "${RB_PREFIX}-$1"; }
 
@@ -98,6 +107,8 @@ case $BACKEND in
         role_addr6() { lab_role_addr6 "$1"; }
         player_block4() { lab_player_block4 "$1"; }
         player_block6() { lab_player_block6 "$1"; }
+        probe_block4() { return 1; }
+        probe_block6() { return 1; }
         ;;
     *) die "unknown BACKEND=$BACKEND (netns: this machine's namespaces; lab: hosts of an Ansible inventory, docs/real-lab.md)" ;;
 esac
