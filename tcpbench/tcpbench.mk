@@ -35,7 +35,7 @@ tcpbench-bench: tcpbench/tcpbench analysis/target-check
 PROBE_MODULES := tcpbench/probe/popts.c tcpbench/probe/pcheck.c tcpbench/probe/presult.c \
                  tcpbench/probe/probe_udp.c tcpbench/probe/probe_tcp.c \
                  tcpbench/histogram.c tcpbench/schedule.c tcpbench/query.c \
-                 tcpbench/output.c tcpbench/stats.c analysis/lib/target.c $(TCPB_SHARED)
+                 tcpbench/output.c tcpbench/stats.c tcpbench/network.c analysis/lib/target.c $(TCPB_SHARED)
 $(eval $(call c_program,tcpbench/rbprobe,tcpbench/probe/probe.c $(PROBE_MODULES),$(TCPB_LIBS)))
 $(eval $(call c_unit_test,tcpbench/tests/test-probe-check,tcpbench/tests/test-probe-check.c tcpbench/probe/pcheck.c,$(shell pkg-config --libs ldns 2>/dev/null)))
 $(eval $(call c_unit_test,tcpbench/tests/test-probe-opts,tcpbench/tests/test-probe-opts.c tcpbench/probe/popts.c analysis/lib/target.c $(TCPB_SHARED),))

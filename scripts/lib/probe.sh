@@ -58,15 +58,23 @@ probe_serial() {
     echo "$serial"
 }
 
+# probe_sources: the probe's source block of the family (topology.sh),
+# nothing where it has none (a lab's probe host).
+probe_sources() {
+    case ${FAMILY:-4} in 6|ipv6|v6) probe_block6 2>/dev/null || true ;; *) probe_block4 2>/dev/null || true ;; esac
+}
+
 # probe_args: rbprobe's options of every run: PROBE_ARGS.
 probe_args() {
-    local addr serial
+    local addr serial src
     need_program "$PROBE_BIN"
     addr=$(probe_address)
     target_guard "$addr"
+    src=$(probe_sources)
+    [ -z "$src" ] || target_guard "$src"
     target_allow_args
     serial=$(probe_serial)
-    PROBE_ARGS=(--server "$addr" --udp-rate "$PROBE_UDP_RATE" --tcp-rate "$PROBE_TCP_RATE"
+    PROBE_ARGS=(${src:+--source "$src"} --server "$addr" --udp-rate "$PROBE_UDP_RATE" --tcp-rate "$PROBE_TCP_RATE"
                 --timeout-ms "$PROBE_TIMEOUT_MS" --serial "$serial" --quiet
                 "${TARGET_ALLOW_ARGS[@]+"${TARGET_ALLOW_ARGS[@]}"}")
 }

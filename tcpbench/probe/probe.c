@@ -136,11 +136,20 @@ main_setup(struct probe_main *m, struct tcpb_query *q, char *err, size_t errlen)
 	/* The target guard, before anything is sent. */
 	if (rb_target_check_sockaddr(&o->target, (struct sockaddr *)dst, err, errlen) < 0)
 		return -1;
-	if (o->source && (addr_parse(o->source, 0, &m->run.src, &m->run.srclen) < 0
-	    || m->run.src.ss_family != dst->ss_family)) {
-		snprintf(err, errlen, "--source: '%s' is not a numeric address of the server's family",
-			o->source);
-		return -1;
+	if (o->source) {
+		size_t i;
+		if (tcpb_sources_parse(&m->run.src, o->source, dst->ss_family, PROBE_SOURCES_MAX,
+		    msg, sizeof(msg)) < 0) {
+			snprintf(err, errlen, "--source: %s", msg);
+			return -1;
+		}
+		/* The sources pass the guard too: every packet stays in the ranges. */
+		for (i = 0; i < m->run.src.n; i++)
+			if (rb_target_check_sockaddr(&o->target, (struct sockaddr *)&m->run.src.a[i].sa,
+			    msg, sizeof(msg)) < 0) {
+				snprintf(err, errlen, "--source: %s", msg);
+				return -1;
+			}
 	}
 	snprintf(qarg, sizeof(qarg), "%s/%s", o->qname, o->qtype);
 	if (tcpb_query_parse_single(qarg, &d, &spec, msg, sizeof(msg)) < 0
@@ -230,6 +239,7 @@ main_free(struct probe_main *m)
 	if (m->run.base)
 		event_base_free(m->run.base);
 	probe_expect_free((struct probe_expect *)m->run.expect);
+	tcpb_sources_free(&m->run.src);
 }
 
 int

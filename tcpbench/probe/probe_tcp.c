@@ -140,6 +140,14 @@ tcp_wait(struct tcp_conn *k, short what)
 	return k->ev ? event_add(k->ev, &tv) : -1;
 }
 
+/* Binds a connection to the next source address; -1 with errno. */
+static int
+tcp_bind_next(int fd, struct tcpb_sources *src)
+{
+	const struct tcpb_addr *a = tcpb_sources_next(src);
+	return bind(fd, (const struct sockaddr *)&a->sa, a->len);
+}
+
 static void
 tcp_start(struct probe_tcp *t, uint64_t seq)
 {
@@ -159,7 +167,7 @@ tcp_start(struct probe_tcp *t, uint64_t seq)
 	t->open = k;
 	t->nopen++;
 	k->fd = socket(run->dst.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (k->fd < 0 || (run->srclen && bind(k->fd, (struct sockaddr *)&run->src, run->srclen) < 0)) {
+	if (k->fd < 0 || (run->src.n && tcp_bind_next(k->fd, &run->src) < 0)) {
 		tcp_fail(k, PROBE_ERR_CONNECT);
 		return;
 	}

@@ -24,8 +24,12 @@ struct probe_udp {
 	struct probe_run *run;
 	struct probe_counts *c;
 	struct tcpb_schedule sch;
-	int fd, tfd, sending;
-	struct event *rd, *tick;
+	/* one socket per source address (or one, unbound), used in turn */
+	int fd[PROBE_SOURCES_MAX];
+	struct event *rd[PROBE_SOURCES_MAX];
+	size_t nfd, next_fd;
+	int tfd, sending;
+	struct event *tick;
 	uint64_t pending;
 	struct udp_slot slot[65536];
 	/* IDs in send order, for the timeouts (all of one length, so the
@@ -44,39 +48,50 @@ probe_udp_new(struct probe_run *run, struct probe_counts *c, double schedule_s,
 	char *err, size_t errlen)
 {
 	struct probe_udp *u = calloc(1, sizeof(*u));
+	size_t i;
 	if (!u) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	u->run = run;
 	u->c = c;
-	u->fd = u->tfd = -1;
+	u->tfd = -1;
+	for (i = 0; i < PROBE_SOURCES_MAX; i++)
+		u->fd[i] = -1;
 	if (tcpb_schedule_init(&u->sch, c->rate, schedule_s, 0) < 0) {
 		snprintf(err, errlen, "--udp-rate %g x %g s gives no query", c->rate, schedule_s);
 		goto fail;
 	}
-	u->fd = socket(run->dst.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (u->fd < 0) {
-		snprintf(err, errlen, "UDP socket: %s", strerror(errno));
-		goto fail;
-	}
-	if (run->srclen && bind(u->fd, (struct sockaddr *)&run->src, run->srclen) < 0) {
-		snprintf(err, errlen, "--source: UDP bind: %s", strerror(errno));
-		goto fail;
-	}
-	/* Connected: only the server's datagrams come in. */
-	if (connect(u->fd, (struct sockaddr *)&run->dst, run->dstlen) < 0) {
-		snprintf(err, errlen, "UDP connect: %s", strerror(errno));
-		goto fail;
+	u->nfd = run->src.n ? run->src.n : 1;
+	for (i = 0; i < u->nfd; i++) {
+		u->fd[i] = socket(run->dst.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (u->fd[i] < 0) {
+			snprintf(err, errlen, "UDP socket: %s", strerror(errno));
+			goto fail;
+		}
+		if (run->src.n && bind(u->fd[i], (const struct sockaddr *)&run->src.a[i].sa,
+		    run->src.a[i].len) < 0) {
+			snprintf(err, errlen, "--source: UDP bind: %s", strerror(errno));
+			goto fail;
+		}
+		/* Connected: only the server's datagrams come in. */
+		if (connect(u->fd[i], (struct sockaddr *)&run->dst, run->dstlen) < 0) {
+			snprintf(err, errlen, "UDP connect: %s", strerror(errno));
+			goto fail;
+		}
+		u->rd[i] = event_new(run->base, u->fd[i], EV_READ | EV_PERSIST, udp_read_cb, u);
+		if (!u->rd[i]) {
+			snprintf(err, errlen, "cannot create libevent events");
+			goto fail;
+		}
 	}
 	u->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (u->tfd < 0) {
 		snprintf(err, errlen, "timerfd_create: %s", strerror(errno));
 		goto fail;
 	}
-	u->rd = event_new(run->base, u->fd, EV_READ | EV_PERSIST, udp_read_cb, u);
 	u->tick = event_new(run->base, u->tfd, EV_READ | EV_PERSIST, udp_tick_cb, u);
-	if (!u->rd || !u->tick) {
+	if (!u->tick) {
 		snprintf(err, errlen, "cannot create libevent events");
 		goto fail;
 	}
@@ -101,9 +116,15 @@ udp_arm(struct probe_udp *u)
 int
 probe_udp_start(struct probe_udp *u, char *err, size_t errlen)
 {
+	size_t i;
 	u->sch.t0_ns = u->run->t0_ns;
 	u->sending = 1;
-	if (event_add(u->rd, NULL) < 0 || event_add(u->tick, NULL) < 0 || udp_arm(u) < 0) {
+	for (i = 0; i < u->nfd; i++)
+		if (event_add(u->rd[i], NULL) < 0) {
+			snprintf(err, errlen, "cannot start the UDP schedule: %s", strerror(errno));
+			return -1;
+		}
+	if (event_add(u->tick, NULL) < 0 || udp_arm(u) < 0) {
 		snprintf(err, errlen, "cannot start the UDP schedule: %s", strerror(errno));
 		return -1;
 	}
@@ -131,7 +152,7 @@ udp_send(struct probe_udp *u, uint64_t seq)
 	msg[0] = (uint8_t)(id >> 8);
 	msg[1] = (uint8_t)id;
 	u->c->sent++;
-	if (send(u->fd, msg, len, 0) != (ssize_t)len) {
+	if (send(u->fd[u->next_fd++ % u->nfd], msg, len, 0) != (ssize_t)len) {
 		presult_error(u->c, PROBE_ERR_SEND);
 		return;
 	}
@@ -272,14 +293,17 @@ probe_udp_abandon(struct probe_udp *u)
 void
 probe_udp_free(struct probe_udp *u)
 {
+	size_t i;
 	if (!u)
 		return;
-	if (u->rd)
-		event_free(u->rd);
+	for (i = 0; i < PROBE_SOURCES_MAX; i++) {
+		if (u->rd[i])
+			event_free(u->rd[i]);
+		if (u->fd[i] >= 0)
+			close(u->fd[i]);
+	}
 	if (u->tick)
 		event_free(u->tick);
-	if (u->fd >= 0)
-		close(u->fd);
 	if (u->tfd >= 0)
 		close(u->tfd);
 	free(u);

@@ -12,15 +12,21 @@
 #include <sys/socket.h>
 #include <event2/event.h>
 #include "pcheck.h"
+#include "../network.h"
 #include "popts.h"
+
+/* The most source addresses one probe sends from (a UDP socket each). */
+#define PROBE_SOURCES_MAX 64
 
 struct probe_run {
 	struct event_base *base;
 	const struct probe_options *o;
 	struct sockaddr_storage dst;
 	socklen_t dstlen;
-	struct sockaddr_storage src;    /* --source */
-	socklen_t srclen;               /* 0: no --source */
+	/* --source: the local addresses, taken in turn (none: the kernel's
+	 * choice), so that a load balancer hashing on addresses spreads the
+	 * probe's queries as it spreads a population of clients. */
+	struct tcpb_sources src;
 	const uint8_t *query;
 	size_t qlen;
 	const struct probe_expect *expect;
