@@ -4,7 +4,7 @@
 # idle testbed before it.
 #
 #   probe_settings        PROBE, PROBE_UDP_RATE, PROBE_TCP_RATE,
-#                         PROBE_TIMEOUT_MS, PROBE_IDLE_S from the global table
+#                         PROBE_TIMEOUT_MS, PROBE_STOP_WAIT_MS, PROBE_IDLE_S from the global table
 #                         (scripts/lib/settings.json), checked
 #   probe_serial          the SOA serial of the zone the testbed serves
 #   probe_start DIR NAME  rbprobe --until-signal in the probe role, in the
@@ -98,7 +98,7 @@ probe_start() {
     # The pid file names rbprobe itself (bash execs it), for probe_stop's signal.
     # shellcheck disable=SC2016
     "$TESTBED" exec probe -- bash -c 'echo $$ > "$1"; shift; exec "$@"' probe "$pidf" \
-        "$PROBE_BIN" "${PROBE_ARGS[@]}" --until-signal --max-duration "$PROBE_MAX_DURATION_S" \
+        "$PROBE_BIN" "${PROBE_ARGS[@]}" --until-signal --max-duration "$PROBE_MAX_DURATION_S" --stop-wait-ms "$PROBE_STOP_WAIT_MS" \
         --json "$PROBE_JSON" > "$PROBE_LOG" 2>&1 &
     PROBE_EXEC_PID=$!
     PROBE_PID=""
@@ -115,9 +115,9 @@ probe_start() {
 probe_stop() {
     probe_on || return 0
     [ -n "$PROBE_EXEC_PID" ] || die "probe_stop: no probe running (probe_start first)"
-    local i wait_ds=$(( (PROBE_TIMEOUT_MS / 1000 + 3) * 10 )) rc=0
+    local i wait_ds=$(( (PROBE_STOP_WAIT_MS / 1000 + 3) * 10 )) rc=0
     # rbprobe stops sending at SIGTERM and waits for the answers still due
-    # (at most the timeout); a second one cuts that to 1 s; then SIGKILL.
+    # (at most PROBE_STOP_WAIT_MS); a second one cuts that to 1 s; then SIGKILL.
     # (A lab's rbprobe runs behind ssh: its own pid is not known here.)
     kill -TERM "${PROBE_PID:-$PROBE_EXEC_PID}" 2>/dev/null || true
     for ((i = 0; i < wait_ds; i++)); do kill -0 "$PROBE_EXEC_PID" 2>/dev/null || break; sleep 0.1; done

@@ -51,6 +51,9 @@ static const struct popt_def popt_table[] = {
 	  "the longest an --until-signal run sends, in seconds" },
 	{ "timeout-ms", 't', POPT_UINT, "MS", "4000", 1, 60000, F(timeout_ms), NOGIVEN,
 	  "an answer later than this after its intended send time is a timeout (RSSAC047: 4 s)" },
+	{ "stop-wait-ms", 0, POPT_UINT, "MS", NULL, 0, 60000, F(stop_wait_ms), F(has_stop_wait),
+	  "after SIGINT/SIGTERM, wait at most this long for the answers still due; those "
+	  "still due then count as timeouts and as abandoned (default: --timeout-ms)" },
 	{ "qname", 0, POPT_STRING, "NAME", ".", 0, 0, F(qname), NOGIVEN,
 	  "the query name" },
 	{ "qtype", 0, POPT_STRING, "TYPE", "SOA", 0, 0, F(qtype), NOGIVEN,

@@ -25,6 +25,8 @@ struct probe_options {
 	int until_signal;
 	double max_duration_s;
 	unsigned long timeout_ms;
+	unsigned long stop_wait_ms;     /* after a signal; has_stop_wait: given */
+	int has_stop_wait;
 	const char *qname, *qtype;
 	unsigned long serial;
 	int has_serial;                 /* --serial given */

@@ -113,6 +113,11 @@ main_signal_cb(evutil_socket_t sig, short what, void *arg)
 	m->signals++;
 	m->rep.interrupted = 1;
 	main_stop_sending(m, now);
+	/* A sweep ends its point with a signal: the answers still due then
+	 * are waited for only --stop-wait-ms (the load has stopped: a queued
+	 * query is answered within milliseconds, one still due is lost). */
+	if (m->run.o->has_stop_wait && m->wait_end_ns > now + m->run.o->stop_wait_ms * 1000000u)
+		m->wait_end_ns = now + m->run.o->stop_wait_ms * 1000000u;
 	if (m->signals >= 2 && m->wait_end_ns > now + PROBE_SECOND_SIGNAL_NS)
 		m->wait_end_ns = now + PROBE_SECOND_SIGNAL_NS;
 }
