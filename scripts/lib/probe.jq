@@ -146,6 +146,14 @@ def probe_queue_knee($p; $thr):
                | if length == 0 then "queueing knee not measured" else join("; ") end);
 def probe_queue_knee($p): probe_queue_knee($p; probe_thresholds);
 
+# probe_judged($p): the probe block with the rules' results added, as a
+# sweep's summary stores it (probe.rssac047, probe.queue_knee); null (the
+# sweep ran with PROBE=off) stays null. The summary writers call this:
+#   jq -L "$RB_TOP/scripts/lib" 'include "probe"; .probe |= probe_judged(.)'
+def probe_judged($p):
+  if $p == null then null
+  else probe_checked($p) as $p | $p + {rssac047: probe_rssac047($p), queue_knee: probe_queue_knee($p)} end;
+
 # probe_share_max_at($p): the point where the probe's share of the queries
 # was largest: {index (into points), offered, share}, or null.
 def probe_share_max_at($p):
