@@ -41,18 +41,25 @@ def probe_queries:
   if .counted_at_router != null then (.counted_at_router.udp_queries // 0) + (.counted_at_router.tcp_syns // 0)
   else probe_sent_total end;
 
-# probe_point($offered; $rep; $load): one point of the block from the
-# probe's result of that point (null: not probed, e.g. a point kept from
-# an interrupted run); $load: the load's queries (or connections) in the
-# point, counted where the sweep counts them.
-def probe_point($offered; $rep; $load):
+# probe_point($offered; $rep; $load; $proto): one point of the block from
+# the probe's result of that point (null: not probed, e.g. a point kept
+# from an interrupted run); $load: the load's queries (or connections) in
+# the point, counted where the sweep counts them; $proto: the load's
+# protocol ("udp" or "tcp").
+# share: the probe's rate in the load's protocol beside the load's offered
+# rate (its queries are sent at absolute times, so its rate is its rate
+# over the load's seconds too; the probe runs a little longer than the
+# load, so a share of the counts would overstate it); share_all: both of
+# the probe's protocols beside the load. Its queries as counted (at the
+# router where it counts them) are kept beside: probe_queries.
+def probe_point($offered; $rep; $load; $proto):
+  def frac($a; $b): if ($a + $b) > 0 then ($a / ($a + $b) * 1e6 | round / 1e6) else null end;
   probe_raw_checked
   | if . == null then {offered: $offered, rep: $rep, load_queries: $load, probe_queries: null, share: null, udp: null, tcp: null}
-    else probe_queries as $p
-      | {offered: $offered, rep: $rep, load_queries: $load, probe_queries: $p, probe_sent: probe_sent_total,
-         probe_counted_by: (if .counted_at_router != null then "router" else "probe" end),
-         share: (if $load != null and ($load + $p) > 0 then ($p / ($load + $p) * 1e6 | round / 1e6) else null end),
-         udp: (.udp | probe_protocol), tcp: (.tcp | probe_protocol)}
+    else {offered: $offered, rep: $rep, load_queries: $load, probe_queries: probe_queries, probe_sent: probe_sent_total,
+          probe_counted_by: (if .counted_at_router != null then "router" else "probe" end),
+          share: frac(.[$proto].rate // 0; $offered), share_all: frac((.udp.rate // 0) + (.tcp.rate // 0); $offered),
+          udp: (.udp | probe_protocol), tcp: (.tcp | probe_protocol)}
     end;
 
 # probe_sweep($idle; $points; $ceiling): the block, judged. $idle: the probe's
@@ -66,4 +73,4 @@ def probe_sweep($idle; $points; $ceiling):
      idle: (if $i == null then null else {udp: ($i.udp | probe_protocol), tcp: ($i.tcp | probe_protocol)} end),
      points: ($points | sort_by(.offered, .rep)),
      ceiling: $ceiling}
-  | . + {rssac047: rules::probe_rssac047(.), queue_knee: rules::probe_queue_knee(.)};
+  | rules::probe_judged(.);

@@ -208,7 +208,7 @@ def point($settings):
      # the RSSAC047 probe during each repetition (scripts/lib/probe-sweep.jq);
      # the load: the connections the players attempted
      probe_points: [$runs[] | .offered_rate as $o | .rep as $k | ([.players[] | .result.attempted | nz] | add // 0) as $l
-                    | .probe | select(. != null) | probe_point($o; $k; $l)]}
+                    | .probe | select(. != null) | probe_point($o; $k; $l; "tcp")]}
   # why an error point is one, in words
   + ([$runs[] | .rep as $rep
                | (.servers_down // [] | .[] | "the server daemon of \(.) was not running after repetition \($rep) (killed or crashed)"),

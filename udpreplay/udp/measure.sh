@@ -208,7 +208,7 @@ probe_block() {
         k=${row##*,}
         f="$EXP_DIR/probe/$(CUR_LB=$lb point_stem "$rate" "$k").json"
         pts+=("$(jq -n -c -L "$RB_TOP/scripts/lib" --argjson o "$rate" --argjson k "$k" --argjson s "$sent" \
-            --slurpfile r <(cat "$f" 2>/dev/null || true) 'include "probe-sweep"; ($r[0] // null) | probe_point($o; $k; $s)')")
+            --slurpfile r <(cat "$f" 2>/dev/null || true) 'include "probe-sweep"; ($r[0] // null) | probe_point($o; $k; $s; "udp")')")
     done
     printf '%s\n' "${pts[@]+"${pts[@]}"}" | jq -s -c -L "$RB_TOP/scripts/lib" \
         --slurpfile idle <(cat "$EXP_DIR/probe/$lb-idle.json" 2>/dev/null || true) --argjson c "${2:-null}" \
