@@ -34,6 +34,7 @@ PROBE_MAX_DURATION_S=3600
 PROBE_EXEC_PID=""       # the background `testbed exec` of probe_start
 PROBE_PID=""            # its rbprobe (netns: the same pid namespace)
 PROBE_JSON=""           # its result file
+PROBE_ARGS=()           # rbprobe's options (probe_args)
 
 probe_settings() {
     settings_fill_defaults "$PROBE_SETTINGS_TABLE" '(.name | startswith("PROBE"))'
@@ -64,8 +65,10 @@ probe_sources() {
     case ${FAMILY:-4} in 6|ipv6|v6) probe_block6 2>/dev/null || true ;; *) probe_block4 2>/dev/null || true ;; esac
 }
 
-# probe_args: rbprobe's options of every run: PROBE_ARGS.
+# probe_args: rbprobe's options of every run: PROBE_ARGS, made once per
+# sweep (probe_idle makes them anew: the testbed may have changed).
 probe_args() {
+    [ "${#PROBE_ARGS[@]}" -eq 0 ] || return 0
     local addr serial src
     need_program "$PROBE_BIN"
     addr=$(probe_address)
@@ -102,10 +105,10 @@ probe_start() {
         --json "$PROBE_JSON" > "$PROBE_LOG" 2>&1 &
     PROBE_EXEC_PID=$!
     PROBE_PID=""
-    for ((i = 0; i < 50; i++)); do
+    for ((i = 0; i < 250; i++)); do
         [ -s "$pidf" ] && { PROBE_PID=$(cat "$pidf"); break; }
         kill -0 "$PROBE_EXEC_PID" 2>/dev/null || break
-        sleep 0.1
+        sleep 0.02
     done
     rm -f "$pidf"
     kill -0 "$PROBE_EXEC_PID" 2>/dev/null \
@@ -115,12 +118,12 @@ probe_start() {
 probe_stop() {
     probe_on || return 0
     [ -n "$PROBE_EXEC_PID" ] || die "probe_stop: no probe running (probe_start first)"
-    local i wait_ds=$(( (PROBE_STOP_WAIT_MS / 1000 + 3) * 10 )) rc=0
+    local i wait_cs=$(( (PROBE_STOP_WAIT_MS / 1000 + 3) * 50 )) rc=0
     # rbprobe stops sending at SIGTERM and waits for the answers still due
     # (at most PROBE_STOP_WAIT_MS); a second one cuts that to 1 s; then SIGKILL.
     # (A lab's rbprobe runs behind ssh: its own pid is not known here.)
     kill -TERM "${PROBE_PID:-$PROBE_EXEC_PID}" 2>/dev/null || true
-    for ((i = 0; i < wait_ds; i++)); do kill -0 "$PROBE_EXEC_PID" 2>/dev/null || break; sleep 0.1; done
+    for ((i = 0; i < wait_cs; i++)); do kill -0 "$PROBE_EXEC_PID" 2>/dev/null || break; sleep 0.02; done
     if kill -0 "$PROBE_EXEC_PID" 2>/dev/null; then
         kill -TERM "${PROBE_PID:-$PROBE_EXEC_PID}" 2>/dev/null || true
         for ((i = 0; i < 20; i++)); do kill -0 "$PROBE_EXEC_PID" 2>/dev/null || break; sleep 0.1; done
@@ -143,6 +146,7 @@ probe_idle() {
         PROBE=off
         return 0
     fi
+    PROBE_ARGS=()
     probe_args
     "$TESTBED" exec probe -- "$PROBE_BIN" "${PROBE_ARGS[@]}" --duration "$PROBE_IDLE_S" \
         --json "$dir/$name.json" > "$dir/$name.log" 2>&1 || rc=$?

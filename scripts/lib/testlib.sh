@@ -9,6 +9,10 @@ TESTBED="$RB_TOP/scripts/testbed"
 # tests of the charge turn it on), so that make check fits its time
 # (docs/development.md).
 export CPU_CHARGE=${CPU_CHARGE:-off}
+# Likewise the RSSAC047 probe (its idle second and about 0.1-0.25 s a
+# point): the tests about it turn it on (PROBE=on: the probe's own tests,
+# the TCP smoke sweep, the bench smoke).
+export PROBE=${PROBE:-off}
 
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 note() { printf '# %s\n' "$*"; }
