@@ -18,8 +18,9 @@
 #
 # The service address is the family's (FAMILY=6: SERVICE6); the shell
 # checks it with the target guard (target.sh) and rbprobe again itself.
-# A lab runs the probe on its probe host (lab_role_host, scripts/lib/lab.sh);
-# a lab without one has no probe: PROBE is then off, with a warning.
+# A lab runs no probe yet (PROBE off, with a warning): its probe role is
+# the inventory's probe host (lab_role_host, scripts/lib/lab.sh), but make
+# lab-setup does not install rbprobe there.
 #
 # Source after common.sh, topology.sh, settings.sh and target.sh; TESTBED
 # names scripts/testbed.
@@ -31,13 +32,17 @@ PROBE_MAX_DURATION_S=3600
 PROBE_EXEC_PID=""       # the background `testbed exec` of probe_start
 PROBE_PID=""            # its rbprobe (netns: the same pid namespace)
 PROBE_JSON=""           # its result file
+PROBE_LOG=""            # and its messages
 
 probe_settings() {
     settings_fill_defaults "$PROBE_SETTINGS_TABLE" '(.name | startswith("PROBE"))'
     [ -n "${PROBE_IDLE_S:-}" ] || PROBE_IDLE_S=$(settings_get "$PROBE_SETTINGS_TABLE" PROBE_IDLE_S)
     settings_check_all "$PROBE_SETTINGS_TABLE" '(.name | startswith("PROBE"))'
-    if [ "$PROBE" = on ] && [ "${BACKEND:-netns}" = lab ] && ! lab_role_host probe >/dev/null; then
-        warn "PROBE=on but the lab has no probe host (inventory host probe, group probes; docs/real-lab.md): no probe"
+    # A lab: the probe's host is the inventory's probe host (lab_role_host),
+    # but make lab-setup does not install rbprobe yet and probe_stop could
+    # not signal it behind ssh: no probe there, said once.
+    if [ "$PROBE" = on ] && [ "${BACKEND:-netns}" = lab ]; then
+        warn "PROBE=on: the lab backend runs no probe yet (rbprobe is not installed on a lab's hosts; docs/probe.md)"
         PROBE=off
     fi
 }
@@ -88,21 +93,20 @@ probe_start() {
     PROBE_LOG="$dir/$name.log"
     pidf="$dir/.$name.pid"
     rm -f "$PROBE_JSON" "$pidf"
+    PROBE_PID=""
     # The pid file names rbprobe itself (bash execs it), for probe_stop's signal.
     # shellcheck disable=SC2016
     "$TESTBED" exec probe -- bash -c 'echo $$ > "$1"; shift; exec "$@"' probe "$pidf" \
         "$PROBE_BIN" "${PROBE_ARGS[@]}" --until-signal --max-duration "$PROBE_MAX_DURATION_S" \
         --json "$PROBE_JSON" > "$PROBE_LOG" 2>&1 &
     PROBE_EXEC_PID=$!
-    PROBE_PID=""
     for ((i = 0; i < 50; i++)); do
         [ -s "$pidf" ] && { PROBE_PID=$(cat "$pidf"); break; }
         kill -0 "$PROBE_EXEC_PID" 2>/dev/null || break
         sleep 0.1
     done
     rm -f "$pidf"
-    kill -0 "$PROBE_EXEC_PID" 2>/dev/null \
-        || die "probe_start: rbprobe did not start: $(tail -n 3 "$PROBE_LOG" | tr '\n' ' ')"
+    [ -n "$PROBE_PID" ] || die "probe_start: rbprobe did not start: $(tail -n 3 "$PROBE_LOG" | tr '\n' ' ')"
 }
 
 probe_stop() {
@@ -111,13 +115,12 @@ probe_stop() {
     local i wait_ds=$(( (PROBE_TIMEOUT_MS / 1000 + 3) * 10 )) rc=0
     # rbprobe stops sending at SIGTERM and waits for the answers still due
     # (at most the timeout); a second one cuts that to 1 s; then SIGKILL.
-    # (A lab's rbprobe runs behind ssh: its own pid is not known here.)
-    kill -TERM "${PROBE_PID:-$PROBE_EXEC_PID}" 2>/dev/null || true
+    kill -TERM "$PROBE_PID" 2>/dev/null || true
     for ((i = 0; i < wait_ds; i++)); do kill -0 "$PROBE_EXEC_PID" 2>/dev/null || break; sleep 0.1; done
     if kill -0 "$PROBE_EXEC_PID" 2>/dev/null; then
-        kill -TERM "${PROBE_PID:-$PROBE_EXEC_PID}" 2>/dev/null || true
+        kill -TERM "$PROBE_PID" 2>/dev/null || true
         for ((i = 0; i < 20; i++)); do kill -0 "$PROBE_EXEC_PID" 2>/dev/null || break; sleep 0.1; done
-        kill -KILL "${PROBE_PID:-$PROBE_EXEC_PID}" 2>/dev/null || true
+        kill -KILL "$PROBE_PID" 2>/dev/null || true
     fi
     wait "$PROBE_EXEC_PID" 2>/dev/null || rc=$?
     PROBE_EXEC_PID=""
