@@ -241,22 +241,16 @@ tcpb_output_json(FILE *f, const struct tcpb_report *r)
 	fprintf(f, "\n  ]\n}\n");
 }
 
+static void
+output_json_write(FILE *f, const void *r)
+{
+	tcpb_output_json(f, r);
+}
+
 int
 tcpb_output_json_path(const char *path, const struct tcpb_report *r, char *err, size_t errlen)
 {
-	struct rb_outfile out;
-	if (strcmp(path, "-") == 0) {
-		tcpb_output_json(stdout, r);
-		if (fflush(stdout) != 0) {
-			snprintf(err, errlen, "stdout: %s", strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	if (rb_outfile_begin(&out, path, 1, err, errlen) < 0)
-		return -1;
-	tcpb_output_json(out.fp, r);
-	return rb_outfile_commit(&out, err, errlen);
+	return rb_outfile_write(path, output_json_write, r, err, errlen);
 }
 
 void

@@ -32,7 +32,7 @@ tcpbench-bench: tcpbench/tcpbench analysis/target-check
 
 # rbprobe: RSSAC047's probe (docs/probe.md); tcpbench's histogram, schedule,
 # query and output (its histogram JSON) modules, and the shared guard.
-PROBE_MODULES := tcpbench/probe/popts.c tcpbench/probe/pcheck.c tcpbench/probe/presult.c \
+PROBE_MODULES := tcpbench/probe/popts.c tcpbench/probe/pcheck.c tcpbench/probe/presult.c tcpbench/probe/ptick.c \
                  tcpbench/probe/probe_udp.c tcpbench/probe/probe_tcp.c \
                  tcpbench/histogram.c tcpbench/schedule.c tcpbench/query.c \
                  tcpbench/output.c tcpbench/stats.c tcpbench/network.c analysis/lib/target.c $(TCPB_SHARED)

@@ -102,3 +102,22 @@ rb_outfile_abort(struct rb_outfile *o)
 		unlink(o->tmp);
 	rb_outfile_release(o);
 }
+
+int
+rb_outfile_write(const char *path, void (*write)(FILE *f, const void *arg),
+	const void *arg, char *err, size_t errlen)
+{
+	struct rb_outfile out;
+	if (strcmp(path, "-") == 0) {
+		write(stdout, arg);
+		if (fflush(stdout) != 0) {
+			snprintf(err, errlen, "stdout: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (rb_outfile_begin(&out, path, 1, err, errlen) < 0)
+		return -1;
+	write(out.fp, arg);
+	return rb_outfile_commit(&out, err, errlen);
+}

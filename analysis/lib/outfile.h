@@ -33,5 +33,9 @@ int rb_outfile_commit(struct rb_outfile *o, char *err, size_t errlen);
 /* Close and remove the temporary file. Safe on a zeroed, committed or
  * aborted outfile. */
 void rb_outfile_abort(struct rb_outfile *o);
+/* A text result written by write(f, arg): to stdout when path is "-"
+ * (flushed), else whole or not at all as above. -1 with a message. */
+int rb_outfile_write(const char *path, void (*write)(FILE *f, const void *arg),
+	const void *arg, char *err, size_t errlen);
 
 #endif /* RB_OUTFILE_H */

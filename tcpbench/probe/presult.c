@@ -138,22 +138,16 @@ presult_json(FILE *f, const struct probe_report *r)
 	fprintf(f, "\n}\n");
 }
 
+static void
+presult_json_write(FILE *f, const void *r)
+{
+	presult_json(f, r);
+}
+
 int
 presult_json_path(const char *path, const struct probe_report *r, char *err, size_t errlen)
 {
-	struct rb_outfile out;
-	if (strcmp(path, "-") == 0) {
-		presult_json(stdout, r);
-		if (fflush(stdout) != 0) {
-			snprintf(err, errlen, "stdout: %s", strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	if (rb_outfile_begin(&out, path, 1, err, errlen) < 0)
-		return -1;
-	presult_json(out.fp, r);
-	return rb_outfile_commit(&out, err, errlen);
+	return rb_outfile_write(path, presult_json_write, r, err, errlen);
 }
 
 static void

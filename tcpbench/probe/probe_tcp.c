@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/timerfd.h>
 #include "probe_tcp.h"
-#include "../schedule.h"
+#include "ptick.h"
 
 struct tcp_conn {
 	struct probe_tcp *t;
@@ -26,15 +25,13 @@ struct tcp_conn {
 struct probe_tcp {
 	struct probe_run *run;
 	struct probe_counts *c;
-	struct tcpb_schedule sch;
-	int tfd, sending;
-	struct event *tick;
+	struct probe_tick tick;
 	struct tcp_conn *open;  /* list of open connections */
 	uint64_t nopen;
 };
 
 static void tcp_io_cb(evutil_socket_t fd, short what, void *arg);
-static void tcp_tick_cb(evutil_socket_t fd, short what, void *arg);
+static void tcp_start(void *owner, uint64_t seq);
 
 struct probe_tcp *
 probe_tcp_new(struct probe_run *run, struct probe_counts *c, double schedule_s,
@@ -47,43 +44,18 @@ probe_tcp_new(struct probe_run *run, struct probe_counts *c, double schedule_s,
 	}
 	t->run = run;
 	t->c = c;
-	if (tcpb_schedule_init(&t->sch, c->rate, schedule_s, 0) < 0) {
-		snprintf(err, errlen, "--tcp-rate %g x %g s gives no query", c->rate, schedule_s);
-		free(t);
-		return NULL;
-	}
-	t->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (t->tfd < 0) {
-		snprintf(err, errlen, "timerfd_create: %s", strerror(errno));
-		free(t);
-		return NULL;
-	}
-	t->tick = event_new(run->base, t->tfd, EV_READ | EV_PERSIST, tcp_tick_cb, t);
-	if (!t->tick) {
-		snprintf(err, errlen, "cannot create libevent events");
+	if (ptick_init(&t->tick, run->base, c->rate, schedule_s, "--tcp-rate", tcp_start, t,
+	    err, errlen) < 0) {
 		probe_tcp_free(t);
 		return NULL;
 	}
 	return t;
 }
 
-static int
-tcp_arm(struct probe_tcp *t)
-{
-	struct itimerspec its;
-	uint64_t at = tcpb_schedule_at_ns(&t->sch, t->sch.next);
-	memset(&its, 0, sizeof(its));
-	its.it_value.tv_sec = (time_t)(at / 1000000000u);
-	its.it_value.tv_nsec = (long)(at % 1000000000u);
-	return timerfd_settime(t->tfd, TFD_TIMER_ABSTIME, &its, NULL);
-}
-
 int
 probe_tcp_start(struct probe_tcp *t, char *err, size_t errlen)
 {
-	t->sch.t0_ns = t->run->t0_ns;
-	t->sending = 1;
-	if (event_add(t->tick, NULL) < 0 || tcp_arm(t) < 0) {
+	if (ptick_start(&t->tick, t->run->t0_ns) < 0) {
 		snprintf(err, errlen, "cannot start the TCP schedule: %s", strerror(errno));
 		return -1;
 	}
@@ -148,9 +120,11 @@ tcp_bind_next(int fd, struct tcpb_sources *src)
 	return bind(fd, (const struct sockaddr *)&a->sa, a->len);
 }
 
+/* Query seq: a new connection, timed from now (its intended time). */
 static void
-tcp_start(struct probe_tcp *t, uint64_t seq)
+tcp_start(void *owner, uint64_t seq)
 {
+	struct probe_tcp *t = owner;
 	struct probe_run *run = t->run;
 	struct tcp_conn *k = calloc(1, sizeof(*k));
 	t->c->sent++;
@@ -159,7 +133,7 @@ tcp_start(struct probe_tcp *t, uint64_t seq)
 		return;
 	}
 	k->t = t;
-	k->intended_ns = tcpb_schedule_at_ns(&t->sch, seq);
+	k->intended_ns = ptick_intended_ns(&t->tick, seq);
 	k->id = probe_run_random_id(run);
 	k->next = t->open;
 	if (t->open)
@@ -271,38 +245,17 @@ tcp_io_cb(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-static void
-tcp_tick_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct probe_tcp *t = arg;
-	uint64_t n, due;
-	(void)what;
-	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
-		return;
-	if (!t->sending)
-		return;
-	due = tcpb_schedule_due_total(&t->sch, tcpb_now_ns());
-	for (; t->sch.next < due; t->sch.next++)
-		tcp_start(t, t->sch.next);
-	if (tcpb_schedule_done(&t->sch))
-		probe_tcp_stop(t);
-	else
-		tcp_arm(t);
-}
-
 void
 probe_tcp_stop(struct probe_tcp *t)
 {
-	if (!t || !t->sending)
-		return;
-	t->sending = 0;
-	event_del(t->tick);
+	if (t)
+		ptick_stop(&t->tick);
 }
 
 int
 probe_tcp_sending(const struct probe_tcp *t)
 {
-	return t && t->sending;
+	return t && t->tick.sending;
 }
 
 uint64_t
@@ -330,9 +283,6 @@ probe_tcp_free(struct probe_tcp *t)
 		return;
 	while (t->open)
 		tcp_close(t->open);
-	if (t->tick)
-		event_free(t->tick);
-	if (t->tfd >= 0)
-		close(t->tfd);
+	ptick_free(&t->tick);
 	free(t);
 }

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/timerfd.h>
 #include "probe_udp.h"
-#include "../schedule.h"
+#include "ptick.h"
 
 enum { SLOT_FREE, SLOT_PENDING, SLOT_EXPIRED };
 
@@ -23,13 +22,11 @@ struct udp_slot {
 struct probe_udp {
 	struct probe_run *run;
 	struct probe_counts *c;
-	struct tcpb_schedule sch;
+	struct probe_tick tick;
 	/* one socket per source address (or one, unbound), used in turn */
 	int fd[PROBE_SOURCES_MAX];
 	struct event *rd[PROBE_SOURCES_MAX];
 	size_t nfd, next_fd;
-	int tfd, sending;
-	struct event *tick;
 	uint64_t pending;
 	struct udp_slot slot[65536];
 	/* IDs in send order, for the timeouts (all of one length, so the
@@ -41,7 +38,7 @@ struct probe_udp {
 };
 
 static void udp_read_cb(evutil_socket_t fd, short what, void *arg);
-static void udp_tick_cb(evutil_socket_t fd, short what, void *arg);
+static void udp_send(void *owner, uint64_t seq);
 
 struct probe_udp *
 probe_udp_new(struct probe_run *run, struct probe_counts *c, double schedule_s,
@@ -55,13 +52,11 @@ probe_udp_new(struct probe_run *run, struct probe_counts *c, double schedule_s,
 	}
 	u->run = run;
 	u->c = c;
-	u->tfd = -1;
 	for (i = 0; i < PROBE_SOURCES_MAX; i++)
 		u->fd[i] = -1;
-	if (tcpb_schedule_init(&u->sch, c->rate, schedule_s, 0) < 0) {
-		snprintf(err, errlen, "--udp-rate %g x %g s gives no query", c->rate, schedule_s);
+	if (ptick_init(&u->tick, run->base, c->rate, schedule_s, "--udp-rate", udp_send, u,
+	    err, errlen) < 0)
 		goto fail;
-	}
 	u->nfd = run->src.n ? run->src.n : 1;
 	for (i = 0; i < u->nfd; i++) {
 		u->fd[i] = socket(run->dst.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -85,46 +80,22 @@ probe_udp_new(struct probe_run *run, struct probe_counts *c, double schedule_s,
 			goto fail;
 		}
 	}
-	u->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (u->tfd < 0) {
-		snprintf(err, errlen, "timerfd_create: %s", strerror(errno));
-		goto fail;
-	}
-	u->tick = event_new(run->base, u->tfd, EV_READ | EV_PERSIST, udp_tick_cb, u);
-	if (!u->tick) {
-		snprintf(err, errlen, "cannot create libevent events");
-		goto fail;
-	}
 	return u;
 fail:
 	probe_udp_free(u);
 	return NULL;
 }
 
-/* Wake at the intended time of the next query. */
-static int
-udp_arm(struct probe_udp *u)
-{
-	struct itimerspec its;
-	uint64_t at = tcpb_schedule_at_ns(&u->sch, u->sch.next);
-	memset(&its, 0, sizeof(its));
-	its.it_value.tv_sec = (time_t)(at / 1000000000u);
-	its.it_value.tv_nsec = (long)(at % 1000000000u);
-	return timerfd_settime(u->tfd, TFD_TIMER_ABSTIME, &its, NULL);
-}
-
 int
 probe_udp_start(struct probe_udp *u, char *err, size_t errlen)
 {
 	size_t i;
-	u->sch.t0_ns = u->run->t0_ns;
-	u->sending = 1;
 	for (i = 0; i < u->nfd; i++)
 		if (event_add(u->rd[i], NULL) < 0) {
 			snprintf(err, errlen, "cannot start the UDP schedule: %s", strerror(errno));
 			return -1;
 		}
-	if (event_add(u->tick, NULL) < 0 || udp_arm(u) < 0) {
+	if (ptick_start(&u->tick, u->run->t0_ns) < 0) {
 		snprintf(err, errlen, "cannot start the UDP schedule: %s", strerror(errno));
 		return -1;
 	}
@@ -141,9 +112,11 @@ udp_free_id(struct probe_udp *u)
 	return id;
 }
 
+/* Query seq, from the next source's socket. */
 static void
-udp_send(struct probe_udp *u, uint64_t seq)
+udp_send(void *owner, uint64_t seq)
 {
+	struct probe_udp *u = owner;
 	struct probe_run *run = u->run;
 	uint16_t id = udp_free_id(u);
 	uint8_t msg[512];
@@ -156,30 +129,11 @@ udp_send(struct probe_udp *u, uint64_t seq)
 		presult_error(u->c, PROBE_ERR_SEND);
 		return;
 	}
-	u->slot[id] = (struct udp_slot){ SLOT_PENDING, seq, tcpb_schedule_at_ns(&u->sch, seq) };
+	u->slot[id] = (struct udp_slot){ SLOT_PENDING, seq, ptick_intended_ns(&u->tick, seq) };
 	u->pending++;
 	u->ring_id[u->ring_tail % RING] = id;
 	u->ring_seq[u->ring_tail % RING] = seq;
 	u->ring_tail++;
-}
-
-static void
-udp_tick_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct probe_udp *u = arg;
-	uint64_t n, due;
-	(void)what;
-	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
-		return;
-	if (!u->sending)
-		return;
-	due = tcpb_schedule_due_total(&u->sch, tcpb_now_ns());
-	for (; u->sch.next < due; u->sch.next++)
-		udp_send(u, u->sch.next);
-	if (tcpb_schedule_done(&u->sch))
-		probe_udp_stop(u);
-	else
-		udp_arm(u);
 }
 
 static void
@@ -237,16 +191,14 @@ udp_read_cb(evutil_socket_t fd, short what, void *arg)
 void
 probe_udp_stop(struct probe_udp *u)
 {
-	if (!u || !u->sending)
-		return;
-	u->sending = 0;
-	event_del(u->tick);
+	if (u)
+		ptick_stop(&u->tick);
 }
 
 int
 probe_udp_sending(const struct probe_udp *u)
 {
-	return u && u->sending;
+	return u && u->tick.sending;
 }
 
 void
@@ -302,9 +254,6 @@ probe_udp_free(struct probe_udp *u)
 		if (u->fd[i] >= 0)
 			close(u->fd[i]);
 	}
-	if (u->tick)
-		event_free(u->tick);
-	if (u->tfd >= 0)
-		close(u->tfd);
+	ptick_free(&u->tick);
 	free(u);
 }
