@@ -97,7 +97,7 @@ def latency_table($rows):
       + (if $m == null then "a multiple of its idle one" else val($m.s; $m.f; $m.path + ["queue_knee","factor"]) + " times its idle one" end)
       + ": queues fill there, usually well before " + rssac047_name + "'s line.</p>"
     + "<table class=\"cmp\">" + head_row(["sweep", rssac047_name + " held up to (offered)", "first failure (offered: which threshold)",
-        "queueing knee (" + p99_name + " past its idle factor)", "idle median latency", "the probe's largest share of the queries"])
+        "queueing knee (" + p99_name + " past its idle factor)", "idle median latency", "the probe's largest share of the load (its rate)"])
     + ([$rows[] | probe_table_row(.)] | join("")) + "</table></section>"
   end;
 

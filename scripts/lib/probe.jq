@@ -154,7 +154,7 @@ def probe_judged($p):
   if $p == null then null
   else probe_checked($p) as $p | $p + {rssac047: probe_rssac047($p), queue_knee: probe_queue_knee($p)} end;
 
-# probe_share_max_at($p): the point where the probe's share of the queries
+# probe_share_max_at($p): the point where the probe's share of the load (its rate beside the offered one)
 # was largest: {index (into points), offered, share}, or null.
 def probe_share_max_at($p):
   probe_checked($p) as $p
