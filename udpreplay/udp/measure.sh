@@ -96,7 +96,7 @@ measure_point() {
         sampler_start
         replay "$rate"
         if run_interrupted; then charge_discard; sampler_stop; return 0; fi
-        sleep "$SETTLE"
+        sleep "$SETTLE_LEFT"
         sampler_stop
         if run_interrupted; then charge_discard; return 0; fi
         charge_stop "$WORK"
