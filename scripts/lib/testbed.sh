@@ -100,10 +100,10 @@ tb_switch_bridge_nf_off() {
     done
 }
 
-# tb_create_switch: the two bridges and, from each role's interface
-# (ROLE IFNAME BRIDGE [PORT]: the switch port named after PORT, default the
-# role), a veth to its switch port, enslaved to BRIDGE; the veths that are
-# missing made and every MAC set in one ip batch per namespace.
+# tb_create_switch: the two bridges and, from each role's interface (ports:
+# "ROLE IFNAME BRIDGE PORT"), a veth to the switch port named after PORT,
+# enslaved to BRIDGE; the veths that are missing made and every MAC set in
+# one ip batch per namespace.
 tb_create_switch() {
     local sw br have role ifname bridge port k=0 macs=() ports=()
     sw=$(ns_of switch)
