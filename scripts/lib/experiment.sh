@@ -14,7 +14,8 @@ EXP_TESTBED_STARTED=0
 # plus the arguments (an empty value means the testbed's default).
 exp_testbed_up() {
     local profile=$1 out; shift
-    if ! "$RB_TOP/scripts/testbed" status >/dev/null 2>&1; then
+    # (processes: fails when the testbed is down, without status's commands)
+    if ! "$RB_TOP/scripts/testbed" processes >/dev/null 2>&1; then
         [ "$EXP_TESTBED_STARTED" = 1 ] || log "testbed '$RB_PREFIX' is down: bringing it up (and down again at the end)"
         EXP_TESTBED_STARTED=1
     fi
@@ -54,9 +55,9 @@ exp_testbed_release() {
 # to measure, not a fault of the rig.
 exp_servers_down() {
     local st
-    st=$("$RB_TOP/scripts/testbed" status --json) || die "scripts/testbed status failed: is the testbed '$RB_PREFIX' still up?"
+    st=$("$RB_TOP/scripts/testbed" processes) || die "scripts/testbed processes failed: is the testbed '$RB_PREFIX' still up?"
     jq -r --arg roles "$*" '($roles | split(" ")) as $r
-        | .processes[] | select(.role as $x | $r | index($x)) | select(.running | not) | .role' <<<"$st"
+        | .[] | select(.role as $x | $r | index($x)) | select(.running | not) | .role' <<<"$st"
 }
 
 # exp_sampler_start DIR: the testbed sampler (every layer's counters every

@@ -98,5 +98,7 @@ lab_teardown() {
 lab_status_text() {
     lab_status_json | jq -r '"testbed \(.prefix): lab \(.inventory)", "  service address  \(.service.ipv4)  \(.service.ipv6)", "  lab ranges       \(.allow_ranges | join(" "))", "  router           balances \(.router.lb) (\(.router.model))", "  server           \(.server.name) \(.server.version // "?") (\(.server.program))", "  DNS over TLS     \(if .server.tls then "port \(.server.tls.port), name \(.server.tls.name), CA \(.server.tls.ca_file)" else "off (SERVER_TLS=no)" end)", (.hosts[] | "  \(.role | . + "         " | .[0:9]) \(.hostname) kernel \(.kernel), \(.cpus) CPUs, NIC \(.nic.driver // "?") \(.nic.mac), SSH call \(.ssh_call_us.median) us"), (.processes[] | "  \(.role) \(.process): \(if .running then "running" else "NOT RUNNING" end)")'
 }
+# (a lab's daemons are asked over SSH: the whole status, its processes[])
+lab_processes_json() { lab_status_json | jq -c .processes; }
 lab_cpu_budget_stat() { die "cpu-budget-stat: a lab's servers run without a CPU budget (SERVER_CPU is a namespace testbed setting)"; }
 lab_snmp_settle() { echo "${SNMP_SETTLE_S:-4}"; }

@@ -7,14 +7,12 @@ tb_status_json() {
     tb_load_config
     # Tab-separated facts read in the one jq below: a jq per fact made a
     # status 0.3 s, and experiments ask for it after every point.
-    local role version backlogs_tsv="" procs_tsv=""
+    local role version backlogs_tsv="" procs_tsv
     version=$(srv "$SERVER" version)
     for role in "${SERVER_ROLES[@]}"; do
         backlogs_tsv+=$(printf '%s\t%s' "$role" "$(tcp_listen_backlogs "$(ns_of "$role")" 53 2>/dev/null | awk '{ print $2 }' | sort -u | tr '\n' ' ')")$'\n'
-        procs_tsv+=$(printf '%s\t%s\t%s' "$role" "$(basename "$(tb_server_program)")" \
-            "$(tb_pid_alive "$TB_STATE/$role/server.pid" && echo true || echo false)")$'\n'
     done
-    procs_tsv+=$(printf 'switch\tsnmpd\t%s' "$(tb_pid_alive "$TB_STATE/snmpd/snmpd.pid" && echo true || echo false)")$'\n'
+    procs_tsv=$(tb_procs_tsv)
     jq -n --arg prefix "$RB_PREFIX" --arg lb "$LB" --arg link "$LINK" \
         --arg scpu "$SERVER_CPUS" --arg ccpu "$CLIENT_CPUS" --arg zones "${ZONES:-}" --arg zonedir "$TB_ZONEDIR" \
         --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg kind "$SERVER" --arg version "$version" --arg kernel "$(uname -r)" \
@@ -27,6 +25,26 @@ tb_status_json() {
         --arg ptsv "$procs_tsv" --argjson cpubudget "$(tb_cpu_budget_json)" \
         --arg rtsv "$(tb_roles_tsv)" --arg bnf "$(nsx switch sysctl -n net.bridge.bridge-nf-call-iptables 2>/dev/null || true)" -L "$RB_TOP/scripts/lib" \
         'include "testbed-status"; netns_status($ARGS.named)'
+}
+
+# tb_procs_tsv: "ROLE<TAB>PROCESS<TAB>true|false" for each server daemon and
+# the switch's SNMP agent (procs_from_tsv reads it), from their PID files.
+tb_procs_tsv() {
+    local role
+    for role in "${SERVER_ROLES[@]}"; do
+        printf '%s\t%s\t%s\n' "$role" "$(basename "$(tb_server_program)")" \
+            "$(tb_pid_alive "$TB_STATE/$role/server.pid" && echo true || echo false)"
+    done
+    printf 'switch\tsnmpd\t%s\n' "$(tb_pid_alive "$TB_STATE/snmpd/snmpd.pid" && echo true || echo false)"
+}
+
+# tb_processes_json: status --json's processes[] alone (the running testbed's
+# daemons), without the rest's commands: experiments ask for it after
+# every point (exp_servers_down).
+tb_processes_json() {
+    tb_is_up || die "testbed '$RB_PREFIX' is not up (scripts/testbed up)"
+    tb_load_config
+    tb_procs_tsv | jq -R -s -c -L "$RB_TOP/scripts/lib" 'include "testbed-status"; procs_from_tsv'
 }
 
 tb_status_text() {

@@ -71,25 +71,19 @@ tb_create_namespaces() {
     done
 }
 
-# tb_create_port ROLE IFNAME BRIDGE: a veth from the role (IFNAME) to a
-# switch port named after the role, enslaved to BRIDGE.
-tb_create_port() {
-    local role=$1 ifname=$2 bridge=$3 port
-    port=$(switch_port "${4:-$role}")
-    local sw; sw=$(ns_of switch)
-    if ! ip -n "$sw" link show "$port" >/dev/null 2>&1; then
-        ip -n "$sw" link add name "$port" type veth peer name "$ifname" netns "$(ns_of "$role")"
-    fi
-    # Fixed MAC addresses (locally administered, from the prefix, role and
-    # interface): a testbed rebuilt later has the same ones, so captures and
-    # their filters stay comparable across runs.
-    printf '%s\n' "link set $port address $(tb_mac "switch-$port")" "link set $port master $bridge up" | tb_ip_batch switch
-    printf '%s\n' "link set $ifname address $(tb_mac "$role-$ifname")" "link set $ifname up" | tb_ip_batch "$role"
-}
-
-# tb_mac NAME: a locally administered unicast MAC derived from the prefix and NAME.
-tb_mac() {
-    printf '%s' "$RB_PREFIX/$1" | md5sum | sed 's/^\(..\)\(..\)\(..\)\(..\)\(..\).*/02:\1:\2:\3:\4:\5/'
+# tb_macs NAME...: for each NAME, one a line, a locally administered unicast
+# MAC derived from the prefix and NAME (its md5), by one md5sum for all
+# (each NAME in a file of its own under the state directory).
+# Fixed MAC addresses: a testbed rebuilt later has the same ones, so
+# captures and their filters stay comparable across runs.
+tb_macs() {
+    local d="$TB_STATE/macs" k=0 n files=()
+    mkdir -p "$d"
+    for n in "$@"; do
+        printf '%s' "$RB_PREFIX/$n" > "$d/$k"; files+=("$d/$k"); k=$((k + 1))
+    done
+    md5sum "${files[@]}" | sed 's/^\(..\)\(..\)\(..\)\(..\)\(..\).*/02:\1:\2:\3:\4:\5/'
+    rm -rf "$d"
 }
 
 # tb_switch_bridge_nf_off: a switch forwards frames; it does not run them
@@ -106,20 +100,48 @@ tb_switch_bridge_nf_off() {
     done
 }
 
+# tb_create_switch: the two bridges and, from each role's interface (ports:
+# "ROLE IFNAME BRIDGE PORT"), a veth to the switch port named after PORT,
+# enslaved to BRIDGE; the veths that are missing made and every MAC set in
+# one ip batch per namespace.
 tb_create_switch() {
-    local sw br; sw=$(ns_of switch)
-    for br in brc brs; do
-        ip -n "$sw" link show "$br" >/dev/null 2>&1 || echo "link add name $br type bridge"
-        # No STP, no learning delay: the paper's switch forwarded at once.
-        echo "link set $br type bridge stp_state 0 forward_delay 0"
-        echo "link set $br up"
-    done | tb_ip_batch switch
+    local sw br have role ifname bridge port k=0 macs=() ports=()
+    sw=$(ns_of switch)
+    have=" $(ip -n "$sw" -o link show | awk -F': ' '{ sub(/@.*/, "", $2); printf "%s ", $2 }')"
+    for role in "${CLIENT_ROLES[@]}"; do ports+=("$role eth0 brc $role"); done
+    for role in "${SERVER_ROLES[@]}"; do ports+=("$role eth0 brs $role"); done
+    ports+=("router ethc brc router-c" "router eths brs router-s")
+    local names=()
+    for k in "${!ports[@]}"; do
+        read -r role ifname bridge port <<<"${ports[k]}"
+        names+=("switch-$(switch_port "$port")" "$role-$ifname")
+    done
+    mapfile -t macs < <(tb_macs "${names[@]}")
+    [ "${#macs[@]}" -eq "${#names[@]}" ] || die "testbed: cannot derive the MAC addresses (md5sum)"
+    {
+        for br in brc brs; do
+            [[ $have == *" $br "* ]] || echo "link add name $br type bridge"
+            # No STP, no learning delay: the paper's switch forwarded at once.
+            echo "link set $br type bridge stp_state 0 forward_delay 0"
+            echo "link set $br up"
+        done
+        for k in "${!ports[@]}"; do
+            read -r role ifname bridge port <<<"${ports[k]}"
+            port=$(switch_port "$port")
+            [[ $have == *" $port "* ]] || echo "link add name $port type veth peer name $ifname netns $(ns_of "$role")"
+            echo "link set $port address ${macs[2 * k]}"
+            echo "link set $port master $bridge up"
+        done
+    } | tb_ip_batch switch
     tb_switch_bridge_nf_off
-    local role
-    for role in "${CLIENT_ROLES[@]}"; do tb_create_port "$role" eth0 brc; done
-    for role in "${SERVER_ROLES[@]}"; do tb_create_port "$role" eth0 brs; done
-    tb_create_port router ethc brc router-c
-    tb_create_port router eths brs router-s
+    for role in "${CLIENT_ROLES[@]}" "${SERVER_ROLES[@]}" router; do
+        for k in "${!ports[@]}"; do
+            read -r _ ifname _ _ <<<"${ports[k]}"
+            [ "${ports[k]%% *}" = "$role" ] || continue
+            echo "link set $ifname address ${macs[2 * k + 1]}"
+            echo "link set $ifname up"
+        done | tb_ip_batch "$role"
+    done
 }
 
 # tb_ip_batch ROLE: the ip commands on stdin (one a line, the family taken

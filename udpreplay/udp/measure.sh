@@ -99,7 +99,7 @@ measure_point() {
         replay "$rate"
         probe_stop
         if run_interrupted; then charge_discard; sampler_stop; return 0; fi
-        sleep "$SETTLE"
+        sleep "$SETTLE_LEFT"
         sampler_stop
         if run_interrupted; then charge_discard; return 0; fi
         charge_stop "$WORK"

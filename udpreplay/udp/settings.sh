@@ -46,6 +46,13 @@ read_settings() {
     # is the server's whole cost per query.
     UDP_STEER=$(exp_budget_steer "$UDP_STEER"); UDP_STEER=${UDP_STEER:-none}
     [ "$UDP_GENERATOR" != kxdpgun ] || need_tools kxdpgun
+    # SETTLE_LEFT: the wait after the generator has exited. kxdpgun waits 1 s
+    # after its last query before it exits (its extra wait, fixed in kxdpgun
+    # 3.2; -r only drops the answers it would read meanwhile), so the
+    # answers have had that second of SETTLE already; tcpreplay exits at
+    # its last packet.
+    SETTLE_LEFT=$SETTLE
+    [ "$UDP_GENERATOR" != kxdpgun ] || SETTLE_LEFT=$(awk -v s="$SETTLE" 'BEGIN { s -= 1; printf "%g", (s > 0 ? s : 0) }')
     ur_timer 1 >/dev/null
     # CPU_CHARGE: perf on the servers' CPUs at every point (charge.sh)
     charge_read_settings
