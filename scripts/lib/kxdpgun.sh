@@ -28,6 +28,12 @@
 #   kxg_sent_agrees COUNTED      kxdpgun's own count within 1 % (and 10
 #                                packets) of COUNTED, else 1 with KXG_DISAGREES
 #   kxg_version                  "kxdpgun 3.2.6" (its -V)
+#   kxg_window SECONDS           the seconds from kxdpgun's start to the end
+#                                of a SECONDS-long sending: it sleeps
+#                                KXG_LEAD_S before its first query (a fixed
+#                                1 s in its main; strace: 1.04 s), so what
+#                                watches its load (perf on the servers'
+#                                CPUs) watches that long
 # Source after common.sh and target.sh; TESTBED is scripts/testbed.
 
 kxg_query_file() {
@@ -36,6 +42,10 @@ kxg_query_file() {
            print $1, $2, f }' "$1" | sed 's/ $//' > "$2" || die "cannot write kxdpgun's query file $2"
     [ -s "$2" ] || die "no queries in $1 for kxdpgun"
 }
+
+# (kxdpgun's fixed sleep before its first query, rounded up)
+KXG_LEAD_S=1.1
+kxg_window() { awk -v s="$1" -v l="$KXG_LEAD_S" 'BEGIN { print s + l }'; }
 
 kxg_version() { kxdpgun -V 2>&1 | sed -n '1s/, version//p'; }
 

@@ -48,7 +48,8 @@ run_once() {
     # load_samples) are those from 0.2 s after the start (the first whole
     # 100 ms sample of the load) to the end of the schedule.
     # (perf first: its second of start stays out of the sampler's window)
-    charge_start "$w" "$POINT_S"
+    # (kxdpgun sends from about a second after its start: perf watches that too)
+    charge_start "$w" "$(if [ "$TCP_GENERATOR" = kxdpgun ]; then kxg_window "$POINT_S"; else echo "$POINT_S"; fi)"
     exp_sampler_start "$w"
     PLAYER_PIDS=()
     t0=$(now_ns)

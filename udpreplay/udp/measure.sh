@@ -92,7 +92,8 @@ measure_point() {
     else
         c0=$(counters_snapshot)
         # (perf first: its second of start stays out of the sampler's window)
-        charge_start "$WORK" "$DURATION"
+        # (kxdpgun sends from about a second after its start: perf watches that too)
+        charge_start "$WORK" "$(if [ "$UDP_GENERATOR" = kxdpgun ]; then kxg_window "$DURATION"; else echo "$DURATION"; fi)"
         sampler_start
         # the RSSAC047 probe from its own client during the load (scripts/lib/probe.sh)
         probe_start "$EXP_DIR/probe" "$(point_stem "$rate" "$k")"
