@@ -77,5 +77,10 @@ def per_cpu_rows($b; $e):
    | {name: "DoT, \(if $k == "full" then "full handshakes" else "resumed" end), \($c)", s: $d, f: $df,
       path: [$k,"configs",$c], fig: "handshakes_per_cpu", unit: "handshakes/s", budget_key: "budget", rule_key: "per_cpu_rule"}];
 def headline($b; $e): "";
-# latency_rows: no probe in this experiment (analysis/report-probe.jq).
-def latency_rows($b; $e): [];
+# latency_rows: a row per configuration, full handshakes and resumed, with
+# the probe's block of that sweep (analysis/report-probe.jq).
+def latency_rows($b; $e):
+  [$b.exps[$e.name] | select(.summary != null) | .summary as $d | .file as $df
+   | ["full","resume"][] as $k | ($d[$k].configs // {}) | keys[] as $c
+   | {name: "DoT, \(if $k == "full" then "full handshakes" else "resumed" end), \($c)", s: $d, f: $df,
+      path: [$k,"configs",$c,"probe"], unit: "handshakes/s"}];
