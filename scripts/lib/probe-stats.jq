@@ -4,6 +4,15 @@
 # correctness (null when nothing was sent or answered, as rbprobe writes
 # them) and the latency percentiles in ms (null when nothing was answered).
 
+def probe_result_schema: "rootbench.probe/1";
+
+# probe_raw_checked: rbprobe's result (input; null stays null), or an
+# error naming the schema it has.
+def probe_raw_checked:
+  if . == null then null
+  elif (type == "object" and .schema == probe_result_schema) then .
+  else error("a probe result of schema \(probe_result_schema) was expected; this one's schema is \(.schema? // type)") end;
+
 # probe_stats_protocol: one protocol's object of rbprobe's JSON (input) as STATS.
 def probe_stats_protocol:
   {sent, answered, timeouts, incorrect, errors, availability, correct_fraction,
@@ -13,5 +22,5 @@ def probe_stats_protocol:
 # probe_stats: rbprobe's JSON (input) as {"udp": STATS, "tcp": STATS}; an
 # error for anything else.
 def probe_stats:
-  if (.schema? // null) != "rootbench.probe/1" then error("not an rbprobe result (schema rootbench.probe/1): \(.schema? // "no schema")")
-  else {udp: (.udp | probe_stats_protocol), tcp: (.tcp | probe_stats_protocol)} end;
+  if . == null then error("not an rbprobe result: null")
+  else probe_raw_checked | {udp: (.udp | probe_stats_protocol), tcp: (.tcp | probe_stats_protocol)} end;

@@ -8,14 +8,6 @@
 include "probe-stats" {search: "./"};
 import "probe" as rules {search: "./"};
 
-def probe_result_schema: "rootbench.probe/1";
-
-# probe_raw_checked: the probe's result, or an error naming its schema.
-def probe_raw_checked:
-  if . == null then null
-  elif (type == "object" and .schema == probe_result_schema) then .
-  else error("a probe result of schema \(probe_result_schema) was expected; this one's schema is \(.schema? // type)") end;
-
 # probe_protocol: one protocol's figures (rbprobe's "udp" or "tcp"
 # object, probe-stats.jq); null when that protocol was off (rate 0).
 def probe_protocol:

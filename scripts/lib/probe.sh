@@ -52,15 +52,17 @@ probe_settings() {
 
 probe_on() { [ "${PROBE:-on}" = on ]; }
 
-# probe_address: the service address of the family measured.
-probe_address() {
-    case ${FAMILY:-4} in 6|ipv6|v6) echo "$SERVICE6" ;; *) echo "$SERVICE4" ;; esac
-}
+# probe_address: the service address of the family measured (FAMILY is 4
+# or 6 once exp_family_read has read it; unset: 4).
+probe_address() { if [ "${FAMILY:-4}" = 6 ]; then echo "$SERVICE6"; else echo "$SERVICE4"; fi; }
 
+# probe_serial [STATUS]: the served root zone's SOA serial; STATUS: the
+# testbed's status --json when the caller has read it already.
 probe_serial() {
     probe_on || return 0
-    local dir serial
-    dir=$("$TESTBED" status --json | jq -r '.zones.dir // empty') || die "probe: the testbed's status could not be read"
+    local dir serial st=${1:-}
+    [ -n "$st" ] || st=$("$TESTBED" status --json) || die "probe: the testbed's status could not be read"
+    dir=$(jq -r '.zones.dir // empty' <<<"$st")
     [ -f "$dir/root.zone" ] || die "probe: no root.zone in the testbed's zone directory '$dir'"
     serial=$(ldns-read-zone -E SOA "$dir/root.zone" | awk '$4 == "SOA" { print $7; exit }')
     [[ $serial =~ ^[0-9]+$ ]] || die "probe: no SOA serial in $dir/root.zone"
@@ -70,11 +72,11 @@ probe_serial() {
 # probe_sources: the probe's source block of the family (topology.sh),
 # nothing where it has none (a lab's probe host).
 probe_sources() {
-    case ${FAMILY:-4} in 6|ipv6|v6) probe_block6 2>/dev/null || true ;; *) probe_block4 2>/dev/null || true ;; esac
+    if [ "${FAMILY:-4}" = 6 ]; then probe_block6 2>/dev/null || true; else probe_block4 2>/dev/null || true; fi
 }
 
-# probe_args: rbprobe's options of every run: PROBE_ARGS, made once per
-# sweep (probe_idle makes them anew: the testbed may have changed).
+# probe_args [STATUS]: rbprobe's options of every run: PROBE_ARGS, made
+# once per sweep (probe_idle makes them anew: the testbed may have changed).
 probe_args() {
     [ "${#PROBE_ARGS[@]}" -eq 0 ] || return 0
     local addr serial src
@@ -84,7 +86,7 @@ probe_args() {
     src=$(probe_sources)
     [ -z "$src" ] || target_guard "$src"
     target_allow_args
-    serial=$(probe_serial)
+    serial=$(probe_serial "${1:-}")
     PROBE_ARGS=(${src:+--source "$src"} --server "$addr" --udp-rate "$PROBE_UDP_RATE" --tcp-rate "$PROBE_TCP_RATE"
                 --timeout-ms "$PROBE_TIMEOUT_MS" --serial "$serial" --quiet
                 "${TARGET_ALLOW_ARGS[@]+"${TARGET_ALLOW_ARGS[@]}"}")
@@ -92,7 +94,7 @@ probe_args() {
 
 # probe_check_result FILE LOG: FILE is an rbprobe result; dies naming it otherwise.
 probe_check_result() {
-    jq -e '.schema == "rootbench.probe/1"' "$1" >/dev/null 2>&1 \
+    jq -e -L "$RB_TOP/scripts/lib" 'include "probe-stats"; probe_raw_checked != null' "$1" >/dev/null 2>&1 \
         || die "probe: $1 is missing or not an rbprobe result (rootbench.probe/1); rbprobe said: $(tail -n 3 "$2" 2>/dev/null | tr '\n' ' ')"
 }
 
@@ -144,16 +146,17 @@ probe_stop() {
 
 probe_idle() {
     probe_on || return 0
-    local dir=$1 name=${2:-probe-idle} rc=0
+    local dir=$1 name=${2:-probe-idle} rc=0 st
+    st=$("$TESTBED" status --json) || die "probe: the testbed's status could not be read"
     # A testbed with no probe role (brought up by an older rootbench and
     # kept): the sweep runs without the probe, said so.
-    if ! "$TESTBED" status --json 2>/dev/null | jq -e 'any(.roles[]?; .role == "probe")' >/dev/null; then
+    if ! jq -e 'any(.roles[]?; .role == "probe")' <<<"$st" >/dev/null; then
         warn "PROBE=on but the running testbed has no probe role (scripts/testbed down, then up again): the sweep runs without the probe"
         PROBE=off
         return 0
     fi
     PROBE_ARGS=()
-    probe_args
+    probe_args "$st"
     "$TESTBED" exec probe -- "$PROBE_BIN" "${PROBE_ARGS[@]}" --duration "$PROBE_IDLE_S" \
         --json "$dir/$name.json" > "$dir/$name.log" 2>&1 || rc=$?
     [ "$rc" -eq 0 ] || die "probe: the idle probe failed (exit $rc): $(tail -n 3 "$dir/$name.log" | tr '\n' ' ')"

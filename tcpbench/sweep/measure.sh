@@ -41,7 +41,7 @@ run_once() {
     "$TESTBED" server-stats > "$w/stats-before.json"
     budget_stat > "$w/budget-before.json"
     # the router's counters: what kxdpgun sent, and the probe's own queries
-    local counted=0; [ "$TCP_GENERATOR" != kxdpgun ] && [ "$PROBE" != on ] || counted=1
+    local counted=0; [ "$TCP_GENERATOR" != kxdpgun ] && ! probe_on || counted=1
     [ "$counted" = 0 ] || "$TESTBED" counters > "$w/counters-before.json"
     # The players start once the sampler has its baseline sample; lead is
     # how long after it, so the samples of the load (point.jq:

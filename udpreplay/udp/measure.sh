@@ -201,7 +201,7 @@ write_points() {
 # from an interrupted run was not probed), by scripts/lib/probe-sweep.jq;
 # null with PROBE=off.
 probe_block() {
-    [ "$PROBE" = on ] || { echo null; return 0; }
+    probe_on || { echo null; return 0; }
     local lb=$1 row l rate sent k f pts=()
     for row in "${POINT_ROWS[@]}"; do
         IFS=, read -r l rate _ _ sent _ <<<"$row"
