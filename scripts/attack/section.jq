@@ -1,0 +1,120 @@
+# section.jq -- under attack: its section of the report and its Findings
+# sentences through the section interface at the end of this file
+# (analysis/report-sections.jq; every value is tagged for analysis/report-check).
+# It reads the summary (scripts/attack/rules.jq's attack_judged) only.
+
+include "report-lib";
+include "report-probe";
+import "rules" as rules {search: "../../scripts/attack"};
+
+def attack_kind_words($k):
+  {"random-subdomain": "random-subdomain", "reflection-dnskey": "DNSKEY reflection", "reflection-any": "ANY reflection",
+   "syn-flood": "SYN", "conn-hold": "connection-hold"}[$k] // $k;
+def attack_server_name($k): {"nsd": "NSD", "knot": "Knot DNS", "bind": "BIND 9"}[$k] // $k;
+
+# attack_step_cells($s; $f; $i; $j): the cells of step $j of series $i.
+def attack_step_cells($s; $f; $i; $j):
+  ["series",$i,"steps",$j] as $p | $s.series[$i].protocol as $x
+  | [val($s; $f; $p + ["requested_rate"]; 0; null), val($s; $f; $p + ["achieved_rate"]; 0; null)
+       + (if $s.series[$i].steps[$j].generator_limited then " <small>(generator-limited)</small>" else "" end),
+     val($s; $f; $p + ["answered_rate"]; 0; null), val($s; $f; $p + ["amplification"]; 1; null),
+     val($s; $f; $p + ["legit",$x,"availability"]; 3; null), val($s; $f; $p + ["legit",$x,"p50_ms"]; 2; null),
+     val($s; $f; $p + ["legit",$x,"p99_ms"]; 2; null),
+     val($s; $f; $p + ["collateral","full_share"]; 3; null), val($s; $f; $p + ["collateral","slipped"]; 0; null),
+     val($s; $f; $p + ["background","answered_share"]; 3; null), val($s; $f; $p + ["server_cpu_pct"]; 1; null)];
+
+# attack_table($s; $f): one row per series (server, defences, attack):
+# where the legitimate client held RSSAC047, and its highest step's figures.
+def attack_table($s; $f):
+  "<table class=\"cmp\">" + head_row(["server", "defences", "attack", "legitimate client: " + rssac047_name + " held up to, attack/s", "first failure",
+     "highest step: asked, /s", "counted at the router, /s", "attack answered, /s", "amplification, bytes out / in", "legitimate availability",
+     "legitimate median, ms", "legitimate p99, ms", "collateral client answered in full", "collateral slipped (TC)", "background answered", "server CPU, %"])
+  + ([$s.series | to_entries[] | .key as $i | .value as $ser | (($ser.steps | length) - 1) as $j
+      | "<tr><th>" + val($s; $f; ["series",$i,"server"]) + "</th><td>" + val($s; $f; ["series",$i,"defence_name"]) + "</td><td>"
+        + val($s; $f; ["series",$i,"kind"]) + "</td><td>"
+        + (if $ser.probe == null then nm
+           elif $ser.probe.rssac047.held_to_highest then "held to the highest, " + val($s; $f; ["series",$i,"probe","rssac047","highest"]; 0; null)
+           else val($s; $f; ["series",$i,"probe","rssac047","held_up_to"]; 0; null) end) + "</td><td>"
+        + (if ($ser.probe.rssac047.first_fail // null) == null then "none"
+           else val($s; $f; ["series",$i,"probe","rssac047","first_fail","offered"]; 0; null) + "/s: " + probe_failed_text($s; $f; ["series",$i,"probe"]) end)
+        + "</td>" + (attack_step_cells($s; $f; $i; $j) | map("<td>\(.)</td>") | join("")) + "</tr>"] | join(""))
+  + "</table>";
+
+# attack_steps_table($s; $f): every step, in a details block.
+def attack_steps_table($s; $f):
+  "<details><summary>Every step</summary><table class=\"cmp\">"
+  + head_row(["server", "defences", "attack", "asked, /s", "counted, /s", "answered, /s", "amplification", "legitimate availability", "median, ms", "p99, ms",
+              "collateral in full", "collateral slipped", "background answered", "server CPU, %"])
+  + ([$s.series | to_entries[] | .key as $i | .value.steps | to_entries[] | .key as $j
+      | "<tr><th>" + val($s; $f; ["series",$i,"server"]) + "</th><td>" + val($s; $f; ["series",$i,"defence"]) + "</td><td>" + val($s; $f; ["series",$i,"kind"]) + "</td>"
+        + (attack_step_cells($s; $f; $i; $j) | map("<td>\(.)</td>") | join("")) + "</tr>"] | join(""))
+  + "</table></details>";
+
+def attack_section($b; $key; $heading):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
+  | if ($e.dir_exists | not) then "" else
+    "<section id=\"\($key)\"><h2>\($heading) \(status_badge($e))</h2>"
+    + status_text($e; "the attack experiment")
+    + (if $s == null then "" else
+        rules::attack_summary_checked($s) as $_
+        | figures($e)
+        + attack_table($s; $f)
+        + "<p>Each step is one flood from the testbed's own ranges (kxdpgun), bounded in time and count, while the legitimate client (the "
+          + rssac047_name + " probe, UDP and TCP <code>. SOA</code> at " + val($s; $f; ["settings","probe_udp_rate"]) + " queries/s each) measures "
+          + "what is left: it is judged in the attack's protocol, at the attack rate the router counted. With the defences on the servers run "
+          + "response rate limiting (" + val($s; $f; ["settings","rrl_rate"]) + " answers/s per prefix, slip " + val($s; $f; ["settings","rrl_slip"])
+          + "), SYN cookies and a short TCP idle timeout. The collateral client asks from inside the victims' /24, the prefix RRL counts them by; "
+          + "the background is the root trace from one address (as one busy resolver, which RRL limits too), answered share at the Listener.</p>"
+        + attack_steps_table($s; $f)
+      end)
+    + "<details><summary>What is measured</summary><p>Random-subdomain floods (NXDOMAIN with NSEC proofs on the signed root) come from a player's "
+      + "own block; reflections (<code>. DNSKEY</code>, <code>. ANY</code>) from spoofed victim addresses whose answers the router delivers to the "
+      + "sink, which counts them; amplification is the switch's octets out on the sink's port over the octets in on the attacker's. SYN floods "
+      + "and held connections load the servers' TCP. Nothing leaves the testbed's ranges (docs/attack.md).</p></details>"
+    + more_link($key; $e)
+    + "</section>"
+  end;
+
+# attack_findings($b; $key): a sentence per server and attack measured
+# with the defences off and on, and the amplification of reflections.
+def attack_findings($b; $key):
+  $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
+  | if $s == null or ($s.schema // null) != rules::attack_schema then [] else
+      ([$s.effects | to_entries[] | .key as $i | .value as $x
+        | ["effects",$i] as $p
+        | attack_server_name($x.server) + " under a " + attack_kind_words($x.kind) + " flood: "
+          + "the legitimate client kept " + rssac047_name + "'s thresholds "
+          + (if $x.held_to_highest.on then "up to the highest attack rate with " + ($x.defence_name | esc)
+             elif $x.held_up_to.on == null then "at no attack rate with " + ($x.defence_name | esc)
+             else "up to " + val($s; $f; $p + ["held_up_to","on"]; 0; null) + "/s with " + ($x.defence_name | esc) end)
+          + (if $x.held_to_highest.off then ", and up to the highest without it"
+             elif $x.held_up_to.off == null then ", at none without it"
+             else ", up to " + val($s; $f; $p + ["held_up_to","off"]; 0; null) + "/s without it" end)
+          + (if $x.kind == "syn-flood" then
+               (if $x.recovered == true then "; SYN cookies brought its TCP availability back over 96 %"
+                elif $x.recovered == false then "; SYN cookies did not bring its TCP availability back over 96 % (the servers' counters: the every-step table)"
+                else "" end)
+             elif ($x.rates | length) > 0 and ($x.rates[-1].answers_out.on_over_off | type) == "number" then
+               "; at " + val($s; $f; $p + ["rates",(($x.rates | length) - 1),"rate"]; 0; null) + "/s asked, the attack's answers with RRL were "
+               + val($s; $f; $p + ["rates",(($x.rates | length) - 1),"answers_out","on_over_off"]; 2; null) + " of those without"
+             else "" end) + "."]
+       + [$s.amplification | to_entries[] | .key as $i | .value as $a | select(($a.median | type) == "number")
+          | "A " + attack_kind_words($a.kind) + " against " + attack_server_name($a.server) + " with the defences " + ($a.defence | esc)
+            + " was amplified " + val($s; $f; ["amplification",$i,"median"]; 1; null) + " times in bytes (the median of its steps)."])
+    end;
+
+# ------------------------------------------------------------ the section interface
+# (analysis/report-sections.jq; $e: the experiment's registry entry)
+
+def section($b; $e): attack_section($b; $e.name; $e.heading // $e.title);
+def findings($b; $e): attack_findings($b; $e.name);
+def family_rows($b; $e): "";
+def family_note($b; $e): "";
+def per_cpu_rows($b; $e): [];
+def headline($b; $e): "";
+# latency_rows: a row per series: the legitimate client against the attack rate.
+def latency_rows($b; $e):
+  [$b.exps[$e.name] | select(.summary != null) | .summary as $d | .file as $df
+   | $d.series | to_entries[] | select(.value.probe != null)
+   | {name: "under attack: \(.value.server), \(.value.kind), defences \(.value.defence)", s: $d, f: $df,
+      path: ["series",.key,"probe"], unit: "attack packets/s"}];

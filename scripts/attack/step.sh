@@ -1,0 +1,128 @@
+# step.sh: one step of the attack experiment (scripts/attack/run sources
+# it): a flood of one kind at one rate (scripts/lib/attack.sh), and around
+# its sending seconds the legitimate side: the RSSAC047 probe from its own
+# block (scripts/lib/probe.sh), the collateral client inside the victims'
+# /24, the root trace from player2 (answers counted at the Listener) and the
+# testbed sampler (the servers' CPU). One line of steps.jsonl per step.
+#
+# Timing: attack_flood runs kxdpgun, which sends from about a second after
+# its start (KXG_LEAD_S, scripts/lib/kxdpgun.sh) for ATTACK_SECONDS; the
+# legitimate side starts then and stops when the flood's seconds are over,
+# so its figures are the flood's seconds, not the generator's idle ones.
+
+STEP_FLOOD_PID="" STEP_COLL_PID=""
+
+# step_generator_started: wait (at most 15 s) until kxdpgun runs in
+# player1's namespace; false when the flood ended (or failed) first.
+step_generator_started() {
+    local i p
+    for ((i = 0; i < 750; i++)); do
+        for p in $(ip netns pids "$(ns_of player1)" 2>/dev/null); do
+            [ "$(cat "/proc/$p/comm" 2>/dev/null)" = kxdpgun ] && return 0
+        done
+        kill -0 "$STEP_FLOOD_PID" 2>/dev/null || return 1
+        sleep 0.02
+    done
+    return 1
+}
+
+# step_collateral_start DIR SECONDS: a UDP-only probe from the collateral
+# block (inside the victims' /24: RRL's prefix holds both) for SECONDS.
+step_collateral_start() {
+    [ "$ATTACK_COLLATERAL" = on ] && probe_on || return 0
+    local src; src=$(collateral_block4)
+    target_guard "$src"
+    "$TESTBED" exec probe -- "$PROBE_BIN" --source "$src" --server "$SERVICE4" --udp-rate "$ATTACK_PROBE_RATE" --tcp-rate 0 \
+        --timeout-ms "$PROBE_TIMEOUT_MS" --serial "$STEP_SERIAL" --quiet --duration "$2" --stop-wait-ms "$PROBE_STOP_WAIT_MS" \
+        --json "$1/collateral.json" > "$1/collateral.log" 2>&1 &
+    STEP_COLL_PID=$!
+}
+
+step_collateral_wait() {
+    [ -n "$STEP_COLL_PID" ] || return 0
+    local rc=0
+    wait "$STEP_COLL_PID" || rc=$?
+    STEP_COLL_PID=""
+    [ "$rc" = 0 ] || die "the collateral client failed (exit $rc): $(tail -n 2 "$1/collateral.log" | tr '\n' ' ')"
+    probe_check_result "$1/collateral.json" "$1/collateral.log"
+}
+
+# step_background_start SECONDS: the root trace from player2 at
+# ATTACK_BACKGROUND_QPS for SECONDS (bounded in count), in the background.
+step_background_start() {
+    [ "$ATTACK_BACKGROUND_QPS" -gt 0 ] || return 0
+    ur_replay player2 "$BG_PCAP" "$ATTACK_BACKGROUND_QPS" $((ATTACK_BACKGROUND_QPS * $1)) > "$WORK/background.log" 2>&1 &
+    REPLAY_PID=$!
+}
+
+# step_children_stop: whatever of a step still runs, stopped (an error or Ctrl-C).
+step_children_stop() {
+    probe_discard
+    [ -z "$STEP_COLL_PID" ] || { kill -TERM "$STEP_COLL_PID" 2>/dev/null || true; wait "$STEP_COLL_PID" 2>/dev/null || true; STEP_COLL_PID=""; }
+    [ -z "${REPLAY_PID:-}" ] || stop_replay
+    if [ -n "$STEP_FLOOD_PID" ]; then
+        kill -TERM "$STEP_FLOOD_PID" 2>/dev/null || true
+        wait "$STEP_FLOOD_PID" 2>/dev/null || true
+        STEP_FLOOD_PID=""
+    fi
+    if [ -n "${SAMPLER_PID:-}" ]; then kill -TERM "$SAMPLER_PID" 2>/dev/null || true; wait "$SAMPLER_PID" 2>/dev/null || true; SAMPLER_PID=""; fi
+}
+
+# step_counts BEFORE AFTER: the background's figures from two counter
+# snapshots: its queries as the router counted them (the trace's source,
+# the Listener's address: trace_udp_queries) and its answers at the Listener.
+step_counts() {
+    [ "$ATTACK_BACKGROUND_QPS" -gt 0 ] || { echo null; return 0; }
+    jq -n -c --argjson a "$1" --argjson b "$2" '
+        def d(p): (($b | getpath(p)) // 0) - (($a | getpath(p)) // 0);
+        {sent: d(["router","trace_udp_queries","packets"]), answered: d(["listener","dns_answers","packets"])}'
+}
+
+# attack_step SERVER DEFENCE KIND RATE: one step, appended to steps.jsonl.
+attack_step() {
+    local server=$1 defence=$2 kind=$3 rate=$4 dir c0 c1 rc=0 bg cpu
+    dir="$EXP_DIR/steps/$server-$defence/$kind-$rate"
+    rm -rf "$dir"; mkdir -p "$dir"
+    c0=$("$TESTBED" counters)
+    attack_flood "$kind" "$rate" "$ATTACK_SECONDS" "$dir/flood" player1 4 > "$dir/flood.log" 2>&1 &
+    STEP_FLOOD_PID=$!
+    if step_generator_started; then
+        sleep "$KXG_LEAD_S"
+        exp_sampler_start "$WORK"
+        probe_start "$dir" probe
+        step_collateral_start "$dir" "$ATTACK_SECONDS"
+        step_background_start "$ATTACK_SECONDS"
+        sleep "$ATTACK_SECONDS"
+        probe_stop
+        step_collateral_wait "$dir"
+        kill -TERM "$SAMPLER_PID" 2>/dev/null || true; wait "$SAMPLER_PID" 2>/dev/null || true; SAMPLER_PID=""
+    fi
+    wait "$STEP_FLOOD_PID" || rc=$?
+    STEP_FLOOD_PID=""
+    if run_interrupted; then return 0; fi
+    [ "$rc" = 0 ] || die "the $kind flood at $rate/s failed (exit $rc): $(tail -n 3 "$dir/flood.log" | tr '\n' ' ')"
+    [ -s "$dir/flood/flood.json" ] || die "the $kind flood at $rate/s wrote no flood.json: $(tail -n 3 "$dir/flood.log" | tr '\n' ' ')"
+    [ -z "${REPLAY_PID:-}" ] || { wait "$REPLAY_PID" 2>/dev/null || true; REPLAY_PID=""; }
+    sleep 0.5    # the last answers of the background reach the Listener
+    c1=$("$TESTBED" counters)
+    bg=$(step_counts "$c0" "$c1")
+    cpu=$(jq -r -L "$RB_TOP/scripts/lib" --argjson cpus "$CPUS_JSON" 'include "layers"; cpu_busy_pct($cpus.server) // null' "$WORK/sample.json" 2>/dev/null || echo null)
+    if probe_on; then
+        jq -c -L "$RB_TOP/scripts/lib" --argjson a "$c0" --argjson b "$c1" 'include "probe-sweep"; . + {counted_at_router: probe_router_count($a; $b)}' \
+            "$dir/probe.json" > "$dir/probe.json.tmp" && mv "$dir/probe.json.tmp" "$dir/probe.json"
+    fi
+    jq -n -c --arg schema "rootbench.attack-step/1" --arg server "$server" --arg defence "$defence" --arg kind "$kind" \
+        --argjson rate "$rate" --argjson secs "$ATTACK_SECONDS" --arg id "$SETTINGS_ID" --argjson bg "$bg" --argjson cpu "${cpu:-null}" \
+        --slurpfile flood "$dir/flood/flood.json" \
+        --slurpfile probe <(cat "$dir/probe.json" 2>/dev/null || true) \
+        --slurpfile coll <(cat "$dir/collateral.json" 2>/dev/null || true) '
+        {schema: $schema, server: $server, defence: $defence, kind: $kind, rate: $rate, seconds: $secs, settings_id: $id,
+         flood: $flood[0], probe: ($probe[0] // null), collateral: ($coll[0] // null), background: $bg, server_cpu_pct: $cpu}' \
+        | results_append_line "$EXP_DIR/steps.jsonl"
+    jq -r -L "$RB_TOP/scripts/attack" -L "$RB_TOP/scripts/lib" 'include "rules"; attack_step_figures(.)
+        | "attack: \(.server) defences \(.defence): \(.kind) \(.requested_rate)/s: sent \(.achieved_rate | round)/s, answered \(.answered_rate // 0 | round)/s"
+          + (if .amplification then ", amplification \(.amplification * 10 | round / 10)x" else "" end)
+          + (if .legit then ", legitimate \(.protocol | ascii_upcase) availability \(.legit[.protocol].availability // "n/a"), median \(.legit[.protocol].p50_ms // "n/a") ms" else "" end)
+          + (if .background then ", background answered \(.background.answered_share // "n/a")" else "" end)
+          + (if .generator_limited then " (GENERATOR-LIMITED)" else "" end)' <<<"$(tail -n 1 "$EXP_DIR/steps.jsonl")" >&2
+}
