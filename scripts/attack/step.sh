@@ -26,14 +26,17 @@ step_generator_started() {
     return 1
 }
 
-# step_collateral_start DIR SECONDS: a UDP-only probe from the collateral
-# block (inside the victims' /24: RRL's prefix holds both) for SECONDS.
+# step_collateral_start DIR SECONDS: a UDP-only client from the collateral
+# block (inside the victims' /24: RRL's prefix holds both) for SECONDS,
+# asking what a validating resolver there asks and the reflection floods
+# ask too, `. DNSKEY` with DO and a 1232-byte buffer: RRL counts identical
+# answers per prefix, so this is the question whose answers it limits.
 step_collateral_start() {
     [ "$ATTACK_COLLATERAL" = on ] && probe_on || return 0
     local src; src=$(collateral_block4)
     target_guard "$src"
     "$TESTBED" exec probe -- "$PROBE_BIN" --source "$src" --server "$SERVICE4" --udp-rate "$ATTACK_PROBE_RATE" --tcp-rate 0 \
-        --timeout-ms "$PROBE_TIMEOUT_MS" --serial "$STEP_SERIAL" --quiet --duration "$2" --stop-wait-ms "$PROBE_STOP_WAIT_MS" \
+        --qtype DNSKEY --edns 1232 --do --timeout-ms "$PROBE_TIMEOUT_MS" --quiet --duration "$2" --stop-wait-ms "$PROBE_STOP_WAIT_MS" \
         --json "$1/collateral.json" > "$1/collateral.log" 2>&1 &
     STEP_COLL_PID=$!
 }

@@ -58,6 +58,10 @@ static const struct popt_def popt_table[] = {
 	  "the query name" },
 	{ "qtype", 0, POPT_STRING, "TYPE", "SOA", 0, 0, F(qtype), NOGIVEN,
 	  "the query type" },
+	{ "edns", 0, POPT_UINT, "SIZE", "0", 0, 65535, F(edns_size), NOGIVEN,
+	  "advertise this UDP buffer size in an EDNS OPT record (0: no OPT record)" },
+	{ "do", 0, POPT_FLAG, NULL, NULL, 0, 0, F(do_bit), NOGIVEN,
+	  "set the DO bit (needs --edns): ask for the DNSSEC records, as a validating resolver does" },
 	{ "serial", 0, POPT_UINT, "N", NULL, 0, 4294967295.0, F(serial), F(has_serial),
 	  "the SOA serial a correct answer carries (absent: not checked)" },
 	{ "source", 0, POPT_STRING, "ADDR", NULL, 0, 0, F(source), NOGIVEN,
@@ -236,6 +240,15 @@ popts_parse(struct probe_options *o, int argc, char **argv, char *err, size_t er
 	if ((o->duration_s > 0) == (o->until_signal != 0)) {
 		snprintf(err, errlen, o->until_signal ? "--duration and --until-signal exclude each other"
 			: "--duration S or --until-signal is required");
+		return -1;
+	}
+	if (o->do_bit && o->edns_size == 0) {
+		snprintf(err, errlen, "--do needs --edns SIZE (the DO bit lives in the OPT record)");
+		return -1;
+	}
+	if (o->edns_size > 0 && o->edns_size < 512) {
+		snprintf(err, errlen, "--edns %lu: an advertised buffer under 512 means 512 (RFC 6891): give 0 (no OPT) or 512 to 65535",
+			o->edns_size);
 		return -1;
 	}
 	if (o->udp_rate == 0 && o->tcp_rate == 0) {

@@ -28,6 +28,8 @@ struct probe_options {
 	unsigned long stop_wait_ms;     /* after a signal; has_stop_wait: given */
 	int has_stop_wait;
 	const char *qname, *qtype;
+	unsigned long edns_size;        /* 0: no OPT record */
+	int do_bit;
 	unsigned long serial;
 	int has_serial;                 /* --serial given */
 	const char *source;

@@ -121,6 +121,7 @@ presult_json(FILE *f, const struct probe_report *r)
 	rb_json_string(f, o->qname);
 	fprintf(f, ",\n  \"qtype\": ");
 	rb_json_string(f, o->qtype);
+	fprintf(f, ",\n  \"edns\": %lu,\n  \"do\": %s", o->edns_size, o->do_bit ? "true" : "false");
 	fprintf(f, ",\n  \"timeout_ms\": %lu,\n  \"expected_serial\": ", o->timeout_ms);
 	if (o->has_serial)
 		fprintf(f, "%lu", o->serial);

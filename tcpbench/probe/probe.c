@@ -128,7 +128,7 @@ static int
 main_setup(struct probe_main *m, struct tcpb_query *q, char *err, size_t errlen)
 {
 	const struct probe_options *o = m->run.o;
-	struct tcpb_query_defaults d = { 0, 0, 0 };
+	struct tcpb_query_defaults d = { (int)o->edns_size, o->do_bit, 0 };
 	struct tcpb_query_spec spec;
 	struct sockaddr_storage *dst = &m->run.dst;
 	char qarg[300], msg[512];

@@ -51,6 +51,18 @@ main(void)
 	UT_CHECK(strcmp(o.qname, ".") == 0 && strcmp(o.qtype, "SOA") == 0);
 	UT_EQ(o.has_serial, 0);
 	UT_CHECK(o.max_duration_s == 3600);
+	UT_CHECK(o.edns_size == 0 && o.do_bit == 0);
+
+	/* EDNS and DO (a validating resolver's question): DO needs the OPT
+	 * record; a buffer under 512 is refused (control: 1232 and DO pass). */
+	UT_EQ(parse("-s", "127.0.0.1", "-d", "1", "--edns", "1232", "--do", NULL), 0);
+	UT_CHECK(o.edns_size == 1232 && o.do_bit == 1);
+	UT_EQ(parse("-s", "127.0.0.1", "-d", "1", "--do", NULL), -1);
+	UT_CHECK(strstr(err, "--do needs --edns"));
+	UT_EQ(parse("-s", "127.0.0.1", "-d", "1", "--edns", "511", NULL), -1);
+	UT_CHECK(strstr(err, "--edns 511"));
+	UT_EQ(parse("-s", "127.0.0.1", "-d", "1", "--edns", "65536", NULL), -1);
+	UT_CHECK(strstr(err, "--edns"));
 
 	UT_EQ(parse("-s", "::1", "--until-signal", "--serial", "2023010100", "--udp-rate", "0",
 		"-t", "1000", "-p", "5300", NULL), 0);
@@ -99,7 +111,7 @@ main(void)
 	{
 		const char *names[] = { "--server", "--port", "--udp-rate", "--tcp-rate", "--duration",
 			"--until-signal", "--max-duration", "--timeout-ms", "--qname", "--qtype",
-			"--serial", "--source", "--json", "--quiet", "--allow-range", "--help" };
+			"--edns", "--do", "--serial", "--source", "--json", "--quiet", "--allow-range", "--help" };
 		size_t i;
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			UT_CHECK(strstr(text, names[i]) != NULL);
