@@ -8,6 +8,7 @@
 # ---------------------------------------------------------------- settings
 
 . "$RB_TOP/scripts/lib/settings.sh"
+. "$RB_TOP/scripts/lib/testbed-defences.sh"
 
 # Every setting `up` takes (environment, or a profile and KEY=VALUE
 # arguments): those of the testbed's settings table marked "up", with their
@@ -76,6 +77,7 @@ tb_validate_config() {
     [ "$SERVER_TLS" = no ] || srv "$SERVER" tls_check
     [ "$SERVER" = nsd ] || [ "$NSD_BUILD" = debian ] || die "NSD_BUILD=$NSD_BUILD applies to SERVER=nsd only (SERVER=$SERVER)"
     srv "$SERVER" backlog_check "$SERVER_BACKLOG"
+    tb_defences_check
     local prog; prog=$(srv "$SERVER" program)
     [ -x "$prog" ] || die "missing $prog (SERVER=$SERVER, Debian package $(srv "$SERVER" packages)): run make deps"
     TB_ZONEDIR=$(tb_zone_dir)
@@ -225,7 +227,7 @@ tb_render_server_conf() {
             $0 == "@ZONES@" { printf "%s", z; next }
             $1 == "@TLS_LISTEN@" { if (tl != "") print tl; next }
             $1 == "@TLS_BLOCK@" { if (tb != "") print tb; next }
-            { print }'
+            { print }' | tb_defences_fill "$SERVER"
     # A change of zone content, program or backlog restarts the server too.
     printf '# zone files: %s\n' "$(cd "$TB_ZONEDIR" && stat -c '%n:%s:%Y' ./*.zone | md5sum | cut -c1-16)"
     printf '# server: %s %s (%s), listen backlog %s\n' "$SERVER" "$(srv "$SERVER" version)" "$(tb_server_program)" "$SERVER_BACKLOG"

@@ -156,6 +156,8 @@ tb_pin_server_threads() {
 tb_start_server() {
     local role=$1 dir="$TB_STATE/$1" new out
     mkdir -p "$dir"
+    # SYN cookies: a sysctl, set without a restart
+    tb_defences_syncookies "$role"
     [ "$SERVER_TLS" = no ] || tb_make_tls_certs
     new=$(tb_render_server_conf "$role")
     # whether the daemon runs under a CPU budget's cgroup: a change restarts it
