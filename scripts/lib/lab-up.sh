@@ -16,6 +16,7 @@ lab_apply_defaults() {
     : "${MINIMAL_RESPONSES:=no}" "${STEER:=none}" "${PLAYER_TW_BUCKETS:=default}"
     srv_check_kind "$SERVER"
     : "${SERVER_BACKLOG:=$(srv "$SERVER" default_backlog)}" "${SERVER_TLS:=no}" "${SERVER_EDNS_SIZE:=1232}"
+    tb_defences_defaults
     # As on the netns testbed: another NSD backlog than Debian's 256 is the rebuilt NSD.
     if [ -z "${NSD_BUILD:-}" ]; then
         if [ "$SERVER" != nsd ] || [ "$SERVER_BACKLOG" = "$NSD_DEBIAN_BACKLOG" ]; then NSD_BUILD=debian; else NSD_BUILD=rebuilt; fi
@@ -31,6 +32,10 @@ lab_validate() {
     [ "$LB" = "$rlb" ] || die "LB=$LB: the lab's router balances $rlb (inventory: router rb_lb); configure the router, then its rb_lb"
     [ "$LINK" = none ] || die "LINK=$LINK: a lab's links are its wires; shaping is not configured by rootbench in a lab (LINK=none)"
     [ "${SERVER_CPU:-max}" = max ] || die "SERVER_CPU=$SERVER_CPU: a lab's servers run without a CPU budget (a namespace testbed setting)"
+    # Rate limiting is in the servers' configuration, as on the namespace
+    # testbed; SYN cookies are the hosts' own sysctl, not set by rootbench.
+    tb_defences_check
+    [ "$SERVER_SYNCOOKIES" = kernel ] || die "SERVER_SYNCOOKIES=$SERVER_SYNCOOKIES: a lab's servers keep their own net.ipv4.tcp_syncookies (a namespace testbed setting; set it on the hosts)"
     lab_validate_server
     case $STEER in none|rps) ;; *) die "unknown STEER=$STEER" ;; esac
     case $MINIMAL_RESPONSES in yes|no) ;; *) die "MINIMAL_RESPONSES=$MINIMAL_RESPONSES must be yes or no" ;; esac

@@ -131,7 +131,8 @@ tb_defences_json() {
         --arg rtsv "$rrl_tsv" --arg ttsv "$tcp_tsv" --arg ctsv "$cookies_tsv" '
         def tsv: split("\n") | map(select(length > 0) | split("\t"));
         def num: tonumber? // .;
-        def per_role: tsv | group_by(.[0]) | map({key: .[0][0], value: (map({key: .[1], value: (.[2] | num)}) | from_entries)}) | from_entries;
+        # each server role (an empty object when its configuration has none of the names)
+        def per_role: ($ctsv | tsv | map({key: .[0], value: {}}) | from_entries) + (tsv | group_by(.[0]) | map({key: .[0][0], value: (map({key: .[1], value: (.[2] | num)}) | from_entries)}) | from_entries);
         {rrl: {on: ($rrl == "on"), rate: $rate, slip: $slip, prefix4: $p4, prefix6: $p6,
                prefixes_fixed: ($kind == "knot"), per_server_names: ($rtsv | per_role)},
          syncookies: {setting: $cookies, value: ($ctsv | tsv | map({key: .[0], value: (.[1] | tonumber? // null)}) | from_entries)},
