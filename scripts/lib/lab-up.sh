@@ -34,6 +34,7 @@ lab_validate() {
     [ "${SERVER_CPU:-max}" = max ] || die "SERVER_CPU=$SERVER_CPU: a lab's servers run without a CPU budget (a namespace testbed setting)"
     # Rate limiting is in the servers' configuration, as on the namespace
     # testbed; SYN cookies are the hosts' own sysctl, not set by rootbench.
+    settings_check_all "$TB_SETTINGS_TABLE" "$TB_DEFENCES_SETTINGS"
     tb_defences_check
     [ "$SERVER_SYNCOOKIES" = kernel ] || die "SERVER_SYNCOOKIES=$SERVER_SYNCOOKIES: a lab's servers keep their own net.ipv4.tcp_syncookies (a namespace testbed setting; set it on the hosts)"
     lab_validate_server

@@ -38,11 +38,11 @@ tb_defences_tcp_names() {
 # table's defaults (the lab backend's up, which fills its own others).
 tb_defences_defaults() { settings_fill_defaults "$TB_SETTINGS_TABLE" "$TB_DEFENCES_SETTINGS"; }
 
-# tb_defences_check: what the settings table cannot say: Knot's fixed
-# prefixes. Another prefix with SERVER=knot and SERVER_RRL=on is refused,
-# never served as /24 and /56 while the record says otherwise.
+# tb_defences_check: what the settings table cannot say (each value is
+# checked against its entry before: tb_validate_config, lab_validate):
+# Knot's fixed prefixes. Another prefix with SERVER=knot and SERVER_RRL=on
+# is refused, never served as /24 and /56 while the record says otherwise.
 tb_defences_check() {
-    settings_check_all "$TB_SETTINGS_TABLE" "$TB_DEFENCES_SETTINGS"
     [ "$SERVER" = knot ] && [ "$SERVER_RRL" = on ] || return 0
     [ "$SERVER_RRL_PREFIX4" = "$KNOT_RRL_PREFIX4" ] && [ "$SERVER_RRL_PREFIX6" = "$KNOT_RRL_PREFIX6" ] \
         || die "SERVER_RRL_PREFIX4=$SERVER_RRL_PREFIX4 SERVER_RRL_PREFIX6=$SERVER_RRL_PREFIX6: Knot DNS $(srv knot version)'s mod-rrl counts sources per /$KNOT_RRL_PREFIX4 (IPv4) and /$KNOT_RRL_PREFIX6 (IPv6), fixed (no setting changes them): use $KNOT_RRL_PREFIX4 and $KNOT_RRL_PREFIX6 with SERVER=knot, or SERVER=nsd|bind (docs/attack.md)"
