@@ -75,9 +75,12 @@ results_disk_note() {
     printf ' (%s KiB free on the results file system%s)' "$avail" "$([ "$avail" -lt 1024 ] && echo ': disk full' || true)"
 }
 
-# results_record_testbed: the testbed's configuration beside the results.
+# results_record_testbed [STATUS]: the testbed's configuration beside the
+# results; STATUS: its status --json when the caller has just read it (one
+# read fewer, 0.2 s).
 results_record_testbed() {
-    "$RB_TOP/scripts/testbed" status --json | results_write_json "$(results_run_dir)/testbed.json"
+    if [ -n "${1:-}" ]; then printf '%s\n' "$1"; else "$RB_TOP/scripts/testbed" status --json; fi \
+        | results_write_json "$(results_run_dir)/testbed.json"
     results_record_zones
 }
 
