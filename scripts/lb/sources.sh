@@ -69,6 +69,24 @@ query_source() {
     classify_dig_output "$QUERIES" < "$out"
 }
 
+# source_up_query ADDR: source_up, then query_source, in one testbed exec
+# (45 ms fewer a source): the address added as source_up adds it, then
+# dig as query_source runs it (in the foreground too). When the add fails
+# (exit 97, dig not started), source_up with its retries, then query_source.
+source_up_query() {
+    local addr=$1 out="$WORK/dig.out" rc=0 len=32 nodad=""
+    CURRENT_ADDR=$addr
+    [ "$IP_FAMILY" = ipv6 ] && len=128 nodad=nodad
+    "$TESTBED" exec "$PLAYER" -- sh -c 'ip "$1" addr replace "$2" dev lo $3 || exit 97; shift 3; exec "$@"' \
+        sh "-${IP_FAMILY#ipv}" "$addr/$len" "$nodad" "${DIG_CMD[@]:4}" -b "$addr" @"$SERVICE" -f "$BATCH" > "$out" 2>&1 || rc=$?
+    if [ "$rc" -eq 97 ]; then
+        source_up "$addr"
+        run_interrupted || query_source "$addr"
+        return 0
+    fi
+    classify_dig_output "$QUERIES" < "$out"
+}
+
 # classify_dig_output M: one outcome per query from dig's output. An answer
 # is a ->>HEADER<<- line (NOERROR = success, other rcodes = failure
 # "rcode"); a failure ends with "no servers could be reached", its cause
