@@ -89,10 +89,12 @@ lab_role_addr6() { lab_addr_field "$(lab_role_host "$1")" 3; }
 # it cannot share the listener's, whose blackhole route drops everything
 # to the service address (the listener never answers), nor a player's,
 # whose load it would share: without a probe host the lab has no probe
-# (exit 1). Every other role is its own host.
+# (exit 1). A lab has no sink (the reflection floods' victims: the
+# namespace testbed's only; exit 1). Every other role is its own host.
 lab_role_host() {
     case $1 in
         probe) lab_host probe host >/dev/null 2>&1 || return 1; echo probe ;;
+        sink) return 1 ;;
         *) echo "$1" ;;
     esac
 }
@@ -215,6 +217,7 @@ lab_exec() {
     local role=$1; shift
     [ "$role" != probe ] || lab_role_host probe >/dev/null \
         || die "exec: the lab has no probe host (inventory $INVENTORY: add host probe in group probes; docs/real-lab.md)"
+    [ "$role" != sink ] || die "exec: a lab has no sink (the reflection floods' victim block is the namespace testbed's only; docs/real-lab.md)"
     lab_is_host "$role" || die "exec: $role is a lab device, not a host reached over SSH (hosts: ${LAB_HOSTS[*]})"
     local dir args=() a outs_l=() outs_r=() n=0 sum rpath
     dir=$(lab_remote_dir "$role")

@@ -138,7 +138,7 @@ tb_counters_table() {
     echo '}'
 }
 
-# tb_counters_ruleset listener|server|router: the counters' nftables table
+# tb_counters_ruleset listener|server|router|sink: the counters' nftables table
 # (the lab backend installs the listener's and the servers' on its hosts).
 tb_counters_ruleset() {
     case $1 in
@@ -158,21 +158,37 @@ tb_counters_ruleset() {
     # bypasses the player's stack (kxdpgun, AF_XDP) sent, counted where it
     # passes (the namespace testbed's router only). The RSSAC047 probe's
     # own queries and connections are counted apart (probe_udp_queries,
-    # probe_tcp_syns), never as the load's.
+    # probe_tcp_syns), never as the load's. dns_udp_answers: the UDP
+    # answers (from port 53) it forwards toward the client VLAN, the
+    # probe's left out: what the servers sent back, to whomever.
     router)
         local p4 p6 syn="tcp dport 53 tcp flags & (syn | ack) == syn"
         # the probe's address and its source block (none on a lab)
         p4="{ $(role_addr4 probe)$(probe_block4 2>/dev/null | sed 's/^/, /') }"
         p6="{ $(role_addr6 probe)$(probe_block6 2>/dev/null | sed 's/^/, /') }"
-        tb_counters_table forward dns_udp_queries dns_tcp_syns probe_udp_queries probe_tcp_syns -- \
+        tb_counters_table forward dns_udp_queries dns_tcp_syns probe_udp_queries probe_tcp_syns dns_udp_answers -- \
         "ip saddr != $p4 ip daddr $SERVICE4 udp dport 53 counter name dns_udp_queries" \
         "ip6 saddr != $p6 ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_queries" \
+        "oifname ethc ip daddr != $p4 udp sport 53 counter name dns_udp_answers" \
+        "oifname ethc ip6 daddr != $p6 udp sport 53 counter name dns_udp_answers" \
         "ip saddr != $p4 $syn counter name dns_tcp_syns" \
         "ip6 saddr != $p6 $syn counter name dns_tcp_syns" \
         "ip saddr $p4 udp dport 53 counter name probe_udp_queries" \
         "ip6 saddr $p6 udp dport 53 counter name probe_udp_queries" \
         "ip saddr $p4 $syn counter name probe_tcp_syns" \
         "ip6 saddr $p6 $syn counter name probe_tcp_syns" ;;
+    # What reaches the sink's victim block, dropped there (nothing goes
+    # back, not even an ICMP error or a TCP reset): the servers' UDP and
+    # TCP answers to the spoofed sources, and anything else.
+    sink)
+        local v4 v6; v4=$(victim_block4); v6=$(victim_block6)
+        tb_counters_table input reflected_udp reflected_tcp victim_other -- \
+        "ip daddr $v4 udp sport 53 counter name reflected_udp drop" \
+        "ip6 daddr $v6 udp sport 53 counter name reflected_udp drop" \
+        "ip daddr $v4 tcp sport 53 counter name reflected_tcp drop" \
+        "ip6 daddr $v6 tcp sport 53 counter name reflected_tcp drop" \
+        "ip daddr $v4 counter name victim_other drop" \
+        "ip6 daddr $v6 counter name victim_other drop" ;;
     *) die "tb_counters_ruleset: no counters for role '$1'" ;;
     esac
 }

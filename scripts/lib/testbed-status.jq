@@ -53,7 +53,7 @@ def netns_status_text:
     "  service address  \(.service.ipv4)  \(.service.ipv6)  (on both servers' loopback)",
     "  load balancing   \(.lb)\(if .lb_note then "  <- " + .lb_note else "" end)",
     "  link shaping     \(.link // "none (unshaped veth)")  (router <-> server VLAN, both directions)",
-    "  CPU pinning      servers on CPU \(.pinning.servers), players/listener/probe/router/switch on CPU \(.pinning.clients)",
+    "  CPU pinning      servers on CPU \(.pinning.servers), players/listener/probe/sink/router/switch on CPU \(.pinning.clients)",
     "  receive path     \(.steering.mode): \(.steering.rule)",
     "  switch           bridge IP hooks \(.switch.bridge_netfilter // "not recorded")",
     "  profile          \(.profile // "none (settings from the environment)")",

@@ -186,6 +186,9 @@ tb_route_roles() {
                          echo "route replace local $(player_block6 "$role") dev lo" ;;
                 probe)   echo "route replace local $(probe_block4) dev lo"
                          echo "route replace local $(probe_block6) dev lo" ;;
+                # the victim block: received (and counted, dropped) here
+                sink)    echo "route replace local $(victim_block4) dev lo"
+                         echo "route replace local $(victim_block6) dev lo" ;;
                 # The paper's `route add ... reject` on the Listener: it
                 # receives the answers but must never send anything back
                 # (no ICMP port unreachable).
@@ -203,6 +206,8 @@ tb_route_roles() {
     done
     echo "route replace $(probe_block4) via $(role_addr4 probe)"
     echo "route replace $(probe_block6) via $(role_addr6 probe)"
+    echo "route replace $(victim_block4) via $(role_addr4 sink)"
+    echo "route replace $(victim_block6) via $(role_addr6 sink)"
     } | tb_ip_batch router
     # The players' TIME-WAIT sockets: the kernel's default (the host's
     # own), or a cap (0: none kept, so none expire in batches later).
@@ -222,9 +227,11 @@ tb_route_roles() {
 # ---------------------------------------------------------------- counters
 
 # nftables counters that experiments read: answers reaching the Listener,
-# and DNS packets reaching each server (the paper's stray-packet watch).
+# DNS packets reaching each server (the paper's stray-packet watch), and
+# what reaches the sink's victim block.
 tb_install_counters() {
     tb_counters_current listener listener
+    tb_counters_current sink sink
     local role
     for role in "${SERVER_ROLES[@]}"; do tb_counters_current "$role" server; done
     tb_counters_current router router
@@ -245,8 +252,8 @@ tb_counters_current() {
 }
 
 # tb_counters_json: every testbed counter as one JSON object
-# {"listener":{"dns_answers":{"packets":N,"bytes":N}},"server1":{...},...,"router":{...}}.
-tb_counters_json() { tb_counters_collect nsx router; }
+# {"listener":{"dns_answers":{"packets":N,"bytes":N}},"server1":{...},...,"router":{...},"sink":{...}}.
+tb_counters_json() { tb_counters_collect nsx router sink; }
 
 . "$RB_TOP/scripts/lib/testbed-daemons.sh"
 

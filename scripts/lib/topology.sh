@@ -12,6 +12,7 @@
 #   player2  --+-- [brc] router [brs] --+
 #   listener --+                         +-- server2 (lo: service address)
 #   probe    --+
+#   sink     --+
 #
 # The probe (rbprobe, RSSAC047's latency and availability probe) is a
 # client of its own on the client VLAN: its own switch port (so the
@@ -21,6 +22,13 @@
 # balancer spreads its queries over both servers as it spreads a client
 # population's: from one address, the hash would send every one of them
 # to the same server, which may be the one the load does not reach.
+#
+# The sink stands for the victims of a reflection attack: a client of its
+# own on the client VLAN (its own switch port, whose counters see what
+# the victims receive), owning the victim block, which the router routes
+# to it. The attack floods (scripts/lib/attack.sh) spoof their sources
+# from that block, so the servers' answers land there; the sink counts
+# them and drops them, and sends nothing.
 
 RB_PREFIX=${RB_PREFIX:-rb}
 
@@ -36,8 +44,8 @@ SERVER_NET6=2001:2:0:2::/64
 BENCH_NET4=198.18.0.0/15
 BENCH_NET6=2001:2::/48
 
-ROLES=(switch router player1 player2 listener probe server1 server2)
-CLIENT_ROLES=(player1 player2 listener probe)
+ROLES=(switch router player1 player2 listener probe sink server1 server2)
+CLIENT_ROLES=(player1 player2 listener probe sink)
 SERVER_ROLES=(server1 server2)
 
 # role_addr4 ROLE / role_addr6 ROLE: the role's address on its VLAN.
@@ -47,6 +55,7 @@ role_addr4() {
         router-c) echo 198.18.1.1 ;;   router-s) echo 198.18.2.1 ;;
         player1)  echo 198.18.1.11 ;;  player2)  echo 198.18.1.12 ;;
         listener) echo 198.18.1.20 ;;  probe)    echo 198.18.1.30 ;;
+        sink)     echo 198.18.1.40 ;;
         server1)  echo 198.18.2.11 ;;  server2)  echo 198.18.2.12 ;;
         *) return 1 ;;
     esac
@@ -56,6 +65,7 @@ role_addr6() {
         router-c) echo 2001:2:0:1::1 ;;  router-s) echo 2001:2:0:2::1 ;;
         player1)  echo 2001:2:0:1::11 ;; player2)  echo 2001:2:0:1::12 ;;
         listener) echo 2001:2:0:1::20 ;; probe)    echo 2001:2:0:1::30 ;;
+        sink)     echo 2001:2:0:1::40 ;;
         server1)  echo 2001:2:0:2::11 ;; server2)  echo 2001:2:0:2::12 ;;
         *) return 1 ;;
     esac
@@ -75,6 +85,12 @@ player_block6() {
 # player's block); none on a lab (its probe host sends from its address).
 probe_block4() { echo 198.18.8.0/28; }
 probe_block6() { echo 2001:2:0:8::/124; }
+
+# victim_block4 / victim_block6: the sink's block, the spoofed sources of
+# the reflection floods (AnyIP on the sink, routed to it by the router);
+# none on a lab (it has no sink).
+victim_block4() { echo 198.18.10.0/24; }
+victim_block6() { echo 2001:2:0:10::/64; }
 
 # ns_of ROLE: the network namespace of a role.
 ns_of() { echo "${RB_PREFIX}-$1"; }
@@ -109,6 +125,8 @@ case $BACKEND in
         player_block6() { lab_player_block6 "$1"; }
         probe_block4() { return 1; }
         probe_block6() { return 1; }
+        victim_block4() { return 1; }
+        victim_block6() { return 1; }
         ;;
     *) die "unknown BACKEND=$BACKEND (netns: this machine's namespaces; lab: hosts of an Ansible inventory, docs/real-lab.md)" ;;
 esac

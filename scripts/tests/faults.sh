@@ -57,7 +57,7 @@ fault_testbed_leftovers() {
         [ ! -e "/run/netns/$ns" ] || echo "namespace $ns"
     done
     ip -o link show 2>/dev/null | awk -F': ' '{ print $2 }' | sed 's/@.*//' \
-        | grep -E "^(${RB_PREFIX}-|router-[cs]$|player[12]$|listener$|probe$|server[12]$)" | sed 's/^/link /' || true
+        | grep -E "^(${RB_PREFIX}-|router-[cs]$|player[12]$|listener$|probe$|sink$|server[12]$)" | sed 's/^/link /' || true
     cg=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)/rootbench-$RB_PREFIX
     if [ -d "$cg" ]; then
         echo "cgroup $cg"
