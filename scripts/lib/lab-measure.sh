@@ -30,10 +30,12 @@ lab_server_stats_json() {
     srv_stats_shape "$SERVER" <<<"$raw"
 }
 
-# lab_snmp_octets in|out: IF-MIB octets of the switch's router port, from
-# the switch's own agent (after net-snmp's cache settles, as the netns one).
+# lab_snmp_octets in|out [PORT]: IF-MIB octets of the switch's router port, from
+# the switch's own agent (after net-snmp's cache settles, as the netns one);
+# the inventory names no other port.
 lab_snmp_octets() {
     local oid host comm idx
+    [ "${2:-router-s}" = router-s ] || die "snmp-octets: a lab's inventory names only the router's switch port (router-s), not '$2'"
     case $1 in in) oid=1.3.6.1.2.1.31.1.1.1.6 ;; out) oid=1.3.6.1.2.1.31.1.1.1.10 ;; *) die "snmp-octets: in or out" ;; esac
     host=$(jq -r .switch.snmp_host <<<"$LAB_JSON"); comm=$(jq -r .switch.community <<<"$LAB_JSON")
     idx=$(jq -r .switch.router_port_ifindex <<<"$LAB_JSON")
