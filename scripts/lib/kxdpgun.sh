@@ -13,16 +13,28 @@
 #   kxg_query_file LIST OUT      a query list of from-pcap/tracegen
 #                                ("NAME TYPE [edns=N] [do] [rd]") in kxdpgun's
 #                                form ("NAME TYPE [E|D]": EDNS, EDNS with DO)
-#   kxg_run ROLE TARGET SOURCES RATE SECONDS QFILE OUT [udp|tcp]
+#   kxg_run ROLE TARGET SOURCES RATE SECONDS QFILE OUT [MODE]
 #                                one run from ROLE to TARGET, its queries from
 #                                the addresses SOURCES (a CIDR); OUT gets its
-#                                output; sets KXG_RC and KXG_SENT (its own
-#                                count of queries, or of SYNs, sent). UDP: the
-#                                answers go to SOURCES (the Listener's), not
-#                                back to kxdpgun, whose receiving is off. TCP
-#                                (-T: SYN, query, answer, FIN per query):
-#                                SOURCES must route back to ROLE, kxdpgun
-#                                makes each handshake itself
+#                                output; sets KXG_RC, KXG_SENT (its own
+#                                count of queries, or of SYNs, sent),
+#                                KXG_RECEIVED (its count of answers: UDP
+#                                replies with udp-recv, DNS replies over TCP;
+#                                empty with udp) and KXG_ARGS (its arguments).
+#                                MODE udp (default): the answers go to
+#                                SOURCES (the Listener's, the sink's), not
+#                                back to kxdpgun, whose receiving is off (-r);
+#                                udp-recv: kxdpgun receives and counts them
+#                                (SOURCES must route back to ROLE); tcp (-T:
+#                                SYN, query, answer, FIN per query) and tcp:N
+#                                (--tcp=N, kxdpgun's debug mode N: 1 SYN
+#                                only, 2 handshake then nothing, ...; its
+#                                man page): kxdpgun makes each handshake
+#                                itself, so SOURCES routes back to ROLE, or
+#                                (mode 1) to where its SYN-ACKs may go
+#   kxg_detach ROLE [IFACE]      the XDP program off ROLE's interface (a run
+#                                killed before it detached it leaves it there,
+#                                where it would take the next run's packets)
 #   kxg_tcp_counts OUT           "SYNS ESTABLISHED REPLIES CLOSED" from a TCP
 #                                run's output (nothing when it has none)
 #   kxg_sent_agrees COUNTED      kxdpgun's own count within 1 % (and 10
@@ -50,26 +62,36 @@ kxg_window() { awk -v s="$1" -v l="$KXG_LEAD_S" 'BEGIN { print s + l }'; }
 kxg_version() { kxdpgun -V 2>&1 | sed -n '1s/, version//p'; }
 
 kxg_run() {
-    local role=$1 target=$2 sources=$3 rate=$4 secs=$5 qfile=$6 out=$7 proto=${8:-udp} iface limit mode
+    local role=$1 target=$2 sources=$3 rate=$4 secs=$5 qfile=$6 out=$7 proto=${8:-udp} iface limit mode=()
     need_tools kxdpgun
     target_guard "$target" "$sources"
     [[ $rate =~ ^[1-9][0-9]*$ ]] || die "kxdpgun: rate '$rate' is not a positive integer"
     [[ $secs =~ ^[1-9][0-9]*$ ]] || die "kxdpgun: duration '$secs' is not a whole number of seconds"
-    case $proto in udp) mode=-r ;; tcp) mode=-T ;; *) die "kxg_run: protocol '$proto' (udp or tcp)" ;; esac
+    case $proto in
+        udp) mode=(-r) ;; udp-recv) ;; tcp) mode=(-T) ;;
+        # (0 is QUIC's only; 4 and 6 are none)
+        tcp:[1235789]) mode=("--tcp=${proto#tcp:}") ;;
+        *) die "kxg_run: mode '$proto' (udp, udp-recv, tcp, or tcp:N with N one of kxdpgun's TCP debug modes 1 2 3 5 7 8 9)" ;;
+    esac
     iface=$("$TESTBED" iface "$role")
     limit=$((secs + 10))
     KXG_RC=0
+    KXG_ARGS=(-t "$secs" -Q "$rate" -i "$qfile" -I "$iface" -l "$sources" "${mode[@]}" "$target")
     # timeout --foreground keeps kxdpgun in our process group: Ctrl-C stops it too.
-    "$TESTBED" exec "$role" -- timeout --foreground "$limit" kxdpgun -t "$secs" -Q "$rate" -i "$qfile" \
-        -I "$iface" -l "$sources" "$mode" "$target" > "$out" 2>&1 || KXG_RC=$?
-    # A run killed before it detached its XDP program leaves it on the
-    # interface, where it would take the next run's packets.
-    "$TESTBED" exec "$role" -- ip link set dev "$iface" xdp off >/dev/null 2>&1 || true
-    if [ "$proto" = tcp ]; then
+    "$TESTBED" exec "$role" -- timeout --foreground "$limit" kxdpgun "${KXG_ARGS[@]}" > "$out" 2>&1 || KXG_RC=$?
+    kxg_detach "$role" "$iface"
+    case $proto in
+    tcp*)
         KXG_SENT=$(kxg_tcp_counts "$out" | awk '{ print $1 }')
-    else
+        KXG_RECEIVED=$(kxg_tcp_counts "$out" | awk '{ print $3 }') ;;
+    *)
         KXG_SENT=$(sed -n '/^total queries:/{s/^total queries: *\([0-9][0-9]*\) .*/\1/p;q}' "$out")
-    fi
+        KXG_RECEIVED=$(sed -n '/^total replies:/{s/^total replies: *\([0-9][0-9]*\) .*/\1/p;q}' "$out") ;;
+    esac
+}
+
+kxg_detach() {
+    "$TESTBED" exec "$1" -- ip link set dev "${2:-$("$TESTBED" iface "$1")}" xdp off >/dev/null 2>&1 || true
 }
 
 kxg_tcp_counts() {
