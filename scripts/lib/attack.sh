@@ -127,12 +127,18 @@ attack_sampler_start() {
     die "attack: the sampler did not start: $(tr '\n' ' ' < "$d/sample.log")"
 }
 
-# attack_sampler_stop DIR: end the sampler (SIGTERM: it writes its summary).
-attack_sampler_stop() {
+# attack_sampler_end: the sampler ended (SIGTERM: it writes its summary)
+# and waited for, if it runs.
+attack_sampler_end() {
     [ -n "${ATTACK_SAMPLER:-}" ] || return 0
     kill -TERM "$ATTACK_SAMPLER" 2>/dev/null || true
     wait "$ATTACK_SAMPLER" 2>/dev/null || true
     ATTACK_SAMPLER=
+}
+
+# attack_sampler_stop DIR: the sampler ended, its summary written.
+attack_sampler_stop() {
+    attack_sampler_end
     [ -s "$1/sample.json" ] || die "attack: the sampler wrote no summary: $(tr '\n' ' ' < "$1/sample.log")"
 }
 
@@ -157,7 +163,7 @@ attack_flood() {
         ATTACK_SAMPLER=
         # On any end: the sampler and the XDP program gone, the scratch
         # removed; an interrupt ends the flood here, with no record.
-        trap 'kill -TERM ${ATTACK_SAMPLER:-} 2>/dev/null; kxg_detach "$player"; rm -rf "$tmp"' EXIT
+        trap 'attack_sampler_end; kxg_detach "$player"; rm -rf "$tmp"' EXIT
         trap 'log "attack: $kind flood interrupted: no flood.json"; exit 130' INT
         trap 'log "attack: $kind flood terminated: no flood.json"; exit 143' TERM
         labels=$((rate * secs)); [ "$labels" -le "$ATTACK_LABELS_MAX" ] || labels=$ATTACK_LABELS_MAX
@@ -208,7 +214,7 @@ attack_raw_json() {
           octets: {before: $ob[0], after: $oa[0]},
           sample: {deltas: ($sample[0].deltas | with_entries(select(.key as $k | $sa[0] | has($k)))),
                    listen_peak: $sample[0].listen_peak, estab_changes: $estab,
-                   samples: $sample[0].samples, interrupted: $sample[0].interrupted},
+                   samples: $sample[0].samples},
           kxdpgun: {sent: ($ksent | num), received: ($krecv | num),
                     tcp: (if $syns == "" then null
                           else {syns: ($syns | num), established: ($est | num), replies: ($rep | num), closed: ($clo | num)} end)}}'
