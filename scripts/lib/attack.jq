@@ -85,6 +85,7 @@ def attack_flood:
      reflected_tcp: attack_pair($r.counters; "sink"; "reflected_tcp"),
      victim_other: attack_pair($r.counters; "sink"; "victim_other")} as $sink
   | {attacker_in_octets: attack_delta($r.octets.before; $r.octets.after; .attacker_in),
+     attacker_out_octets: attack_delta($r.octets.before; $r.octets.after; .attacker_out),
      sink_out_octets: attack_delta($r.octets.before; $r.octets.after; .sink_out)} as $switch
   | {schema: attack_flood_schema,
      kind: $r.kind, family: $r.family, player: $r.player,
@@ -96,6 +97,8 @@ def attack_flood:
      answers: $answers,
      answered_rate: attack_ratio($answers; $r.seconds),
      answered_share: attack_ratio($answers; $sent),
+     # (IP bytes, as the router's nftables counters count them)
+     query_bytes: (if $tcp then null else attack_delta($r.counters.before; $r.counters.after; .router.dns_udp_queries.bytes) end),
      answer_bytes: attack_delta($r.counters.before; $r.counters.after; .router.dns_udp_answers.bytes),
      servers: {queries: attack_servers_queries($r.server_stats), tcp: attack_servers_tcp($r.sample)},
      sink: $sink,

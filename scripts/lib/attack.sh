@@ -97,16 +97,20 @@ attack_queries() {
 }
 
 # attack_snapshot DIR NAME PLAYER: the testbed's counters, the daemons' own
-# counts and the octets of PLAYER's and the sink's switch ports, read in
-# parallel into DIR/NAME-{counters,stats,octets}.json.
+# counts and the octets of PLAYER's switch port (in and out) and the
+# sink's (out), read in parallel into DIR/NAME-{counters,stats,octets}.json.
 attack_snapshot() {
-    local d=$1 n=$2 player=$3 pc ps oct
+    local d=$1 n=$2 player=$3 pc ps po oct
     "$TESTBED" counters > "$d/$n-counters.json" & pc=$!
     "$TESTBED" server-stats > "$d/$n-stats.json" & ps=$!
+    "$TESTBED" snmp-octets out "$(switch_port "$player")" > "$d/$n-player-out" 2>&1 & po=$!
     oct=$(snmp_ports_octets "$d/$n-snmp" "$(switch_port "$player")" "$(switch_port sink)") || exit 1
     wait "$pc" || die "attack: reading the testbed's counters failed (scripts/testbed counters)"
     wait "$ps" || die "attack: reading the servers' own counters failed (scripts/testbed server-stats)"
-    jq -n -c --argjson i "${oct% *}" --argjson o "${oct#* }" '{attacker_in: $i, sink_out: $o}' > "$d/$n-octets.json" \
+    wait "$po" && [[ $(cat "$d/$n-player-out") =~ ^[0-9]+$ ]] \
+        || die "attack: SNMP reading failed: ifHCOutOctets of switch port $player: $(tr '\n' ' ' < "$d/$n-player-out")"
+    jq -n -c --argjson i "${oct% *}" --argjson o "${oct#* }" --argjson po "$(cat "$d/$n-player-out")" \
+        '{attacker_in: $i, attacker_out: $po, sink_out: $o}' > "$d/$n-octets.json" \
         || die "attack: cannot write $d/$n-octets.json"
 }
 
