@@ -106,4 +106,8 @@ def attack_flood:
      kxdpgun: $r.kxdpgun,
      amplification: (if (attack_reflection_kinds | index($r.kind)) == null then null
                      else {bytes: attack_ratio($switch.sink_out_octets; $switch.attacker_in_octets),
-                           packets: attack_ratio([$sink[].packets] | if any(. == null) then null else add end; $sent)} end)};
+                           packets: attack_ratio([$sink[].packets] | if any(. == null) then null else add end; $sent),
+                           # the same without the Ethernet frames: the IP bytes of
+                           # the answers over the queries', at the router
+                           ip_bytes: attack_ratio(attack_delta($r.counters.before; $r.counters.after; .router.dns_udp_answers.bytes);
+                                                  attack_delta($r.counters.before; $r.counters.after; .router.dns_udp_queries.bytes))} end)};
