@@ -33,8 +33,8 @@
 #   conn-hold          handshakes, then nothing sent (--tcp=2: the server
 #                      may close); the player's block
 #
-# Source after common.sh, topology.sh, target.sh, kxdpgun.sh and
-# switch-octets.sh; TESTBED is scripts/testbed.
+# Source after common.sh, topology.sh, target.sh, kxdpgun.sh,
+# switch-octets.sh and experiment.sh; TESTBED is scripts/testbed.
 
 ATTACK_KINDS="random-subdomain reflection-dnskey reflection-any syn-flood conn-hold"
 # The bounds of one flood: its length, and what it may send in all.
@@ -114,38 +114,6 @@ attack_snapshot() {
         || die "attack: cannot write $d/$n-octets.json"
 }
 
-# attack_sampler_start DIR SECONDS: the sampler over the testbed's
-# namespaces (the servers' TCP MIB, accept queues), bounded to SECONDS;
-# its pid in ATTACK_SAMPLER once its first sample is taken.
-attack_sampler_start() {
-    local d=$1 i
-    "$TESTBED" sample --series "$d/sample.jsonl" --summary "$d/sample.json" --ready "$d/sample.ready" \
-        --interval-ms 200 --stall-ms 0 --quiet --duration "$2" \
-        $(printf -- '--listen-ns %s ' "${SERVER_ROLES[@]}") > "$d/sample.log" 2>&1 &
-    ATTACK_SAMPLER=$!
-    for i in $(seq 50); do
-        [ -e "$d/sample.ready" ] && return 0
-        kill -0 "$ATTACK_SAMPLER" 2>/dev/null || break
-        sleep 0.1
-    done
-    die "attack: the sampler did not start: $(tr '\n' ' ' < "$d/sample.log")"
-}
-
-# attack_sampler_end: the sampler ended (SIGTERM: it writes its summary)
-# and waited for, if it runs.
-attack_sampler_end() {
-    [ -n "${ATTACK_SAMPLER:-}" ] || return 0
-    kill -TERM "$ATTACK_SAMPLER" 2>/dev/null || true
-    wait "$ATTACK_SAMPLER" 2>/dev/null || true
-    ATTACK_SAMPLER=
-}
-
-# attack_sampler_stop DIR: the sampler ended, its summary written.
-attack_sampler_stop() {
-    attack_sampler_end
-    [ -s "$1/sample.json" ] || die "attack: the sampler wrote no summary: $(tr '\n' ' ' < "$1/sample.log")"
-}
-
 attack_flood() {
     local kind=${1:-} rate=${2:-} secs=${3:-} outdir=${4:-} player=${5:-player1} fam=${6:-${FAMILY:-4}}
     [ $# -ge 4 ] && [ $# -le 6 ] || die "usage: attack_flood KIND RATE SECONDS OUTDIR [PLAYER [FAMILY]]"
@@ -164,21 +132,22 @@ attack_flood() {
         mode=$(attack_mode "$kind")
         mkdir -p "$outdir" && rm -f "$outdir/flood.json" "$outdir/flood-raw.json" \
             && tmp=$(mktemp -d "$outdir/.flood-tmp.XXXXXX") || die "attack: cannot write in $outdir"
-        ATTACK_SAMPLER=
+        SAMPLER_PID=
         # On any end: the sampler and the XDP program gone, the scratch
         # removed; an interrupt ends the flood here, with no record.
-        trap 'attack_sampler_end; kxg_detach "$player"; rm -rf "$tmp"' EXIT
+        trap 'exp_sampler_end; kxg_detach "$player"; rm -rf "$tmp"' EXIT
         trap 'log "attack: $kind flood interrupted: no flood.json"; exit 130' INT
         trap 'log "attack: $kind flood terminated: no flood.json"; exit 143' TERM
         labels=$((rate * secs)); [ "$labels" -le "$ATTACK_LABELS_MAX" ] || labels=$ATTACK_LABELS_MAX
         attack_queries "$kind" "$labels" "$outdir/queries.kxg"
         attack_snapshot "$tmp" before "$player"
-        attack_sampler_start "$tmp" $((secs + 30))
+        # (the servers' TCP MIB and accept queues, with every other layer's)
+        exp_sampler_start "$tmp"
         kxg_run "$player" "$target" "$sources" "$rate" "$secs" "$outdir/queries.kxg" "$outdir/kxdpgun.out" "$mode"
         [ "$KXG_RC" = 0 ] || die "attack: kxdpgun failed (exit $KXG_RC): $(tail -n 3 "$outdir/kxdpgun.out" | tr '\n' ' ')"
         # (no wait for answers in flight: kxdpgun itself waits a second
         # after its last packet before it exits)
-        attack_sampler_stop "$tmp"
+        exp_sampler_stop "$tmp"
         attack_snapshot "$tmp" after "$player"
         cp "$tmp/sample.json" "$outdir/servers-sample.json" || die "attack: cannot write in $outdir"
         attack_raw_json "$tmp" "$kind" "$rate" "$secs" "$player" "$fam" "$mode" "$target" "$sources" \
@@ -206,7 +175,7 @@ attack_raw_json() {
         --slurpfile ob "$d/before-octets.json" --slurpfile oa "$d/after-octets.json" \
         --slurpfile sample "$d/sample.json" \
         --argjson estab "$(jq -s -c --arg roles "${SERVER_ROLES[*]}" \
-            '[.[] | . as $l | [$roles | split(" ")[] | $l.ns[.].TcpCurrEstab // 0] | add]' "$d/sample.jsonl")" \
+            '[.[] | . as $l | [$roles | split(" ")[] | $l.ns[.].TcpCurrEstab // 0] | add]' "$d/series.jsonl")" \
         --arg ksent "${KXG_SENT:-}" --arg krecv "${KXG_RECEIVED:-}" \
         --arg syns "${syns:-}" --arg est "${est:-}" --arg rep "${rep:-}" --arg clo "${clo:-}" \
         'def num: if . == "" then null else tonumber end;
@@ -217,7 +186,8 @@ attack_raw_json() {
           server_stats: {before: $sb[0], after: $sa[0]},
           octets: {before: $ob[0], after: $oa[0]},
           sample: {deltas: ($sample[0].deltas | with_entries(select(.key as $k | $sa[0] | has($k)))),
-                   listen_peak: $sample[0].listen_peak, estab_changes: $estab,
+                   listen_peak: ($sample[0].listen_peak | with_entries(select(.key as $k | $sa[0] | has($k)))),
+                   estab_changes: $estab,
                    samples: $sample[0].samples},
           kxdpgun: {sent: ($ksent | num), received: ($krecv | num),
                     tcp: (if $syns == "" then null

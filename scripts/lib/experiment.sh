@@ -83,6 +83,21 @@ exp_sampler_start() {
     die "the testbed sampler took no first sample within 5 s: $(tail -n 3 "$dir/sampler.log")"
 }
 
+# exp_sampler_end: the sampler of exp_sampler_start ended (SIGTERM: it
+# writes its summary) and waited for, if it runs (for a trap: never fails).
+exp_sampler_end() {
+    [ -n "${SAMPLER_PID:-}" ] || return 0
+    kill -TERM "$SAMPLER_PID" 2>/dev/null || true
+    wait "$SAMPLER_PID" 2>/dev/null || true
+    SAMPLER_PID=""
+}
+
+# exp_sampler_stop DIR: the sampler ended; dies unless it wrote DIR/sample.json.
+exp_sampler_stop() {
+    exp_sampler_end
+    [ -s "$1/sample.json" ] || die "the testbed sampler wrote no summary: $(tail -n 3 "$1/sampler.log")"
+}
+
 # ---------------------------------------------------------------- scale
 #
 # SCALE=smoke|quick|paper (default quick; "full" is paper): how long an

@@ -150,13 +150,7 @@ servers_alive() {
 # (exp_sampler_start; every layer's counters, every 100 ms).
 sampler_start() { exp_sampler_start "$WORK"; }
 
-sampler_stop() {
-    [ -n "${SAMPLER_PID:-}" ] || return 0
-    kill -TERM "$SAMPLER_PID" 2>/dev/null || true
-    wait "$SAMPLER_PID" 2>/dev/null || true
-    SAMPLER_PID=""
-    [ -s "$WORK/sample.json" ] || die "the testbed sampler wrote no summary: $(tail -n 3 "$WORK/sampler.log")"
-}
+sampler_stop() { [ -z "${SAMPLER_PID:-}" ] || exp_sampler_stop "$WORK"; }
 
 # point_sampled SAMPLE: the loss_* columns: what each layer lost during the
 # point (the answers' receiver, the Listener, counts with the players),
