@@ -141,8 +141,9 @@ attack_flood() {
         labels=$((rate * secs)); [ "$labels" -le "$ATTACK_LABELS_MAX" ] || labels=$ATTACK_LABELS_MAX
         attack_queries "$kind" "$labels" "$outdir/queries.kxg"
         attack_snapshot "$tmp" before "$player"
-        # (the servers' TCP MIB and accept queues, with every other layer's)
-        exp_sampler_start "$tmp"
+        # (the servers' TCP MIB and accept queues, with every other layer's;
+        # no stall probes: the floods read no stall, and they cost the rig CPU)
+        exp_sampler_start "$tmp" --stall-ms 0
         kxg_run "$player" "$target" "$sources" "$rate" "$secs" "$outdir/queries.kxg" "$outdir/kxdpgun.out" "$mode"
         [ "$KXG_RC" = 0 ] || die "attack: kxdpgun failed (exit $KXG_RC): $(tail -n 3 "$outdir/kxdpgun.out" | tr '\n' ' ')"
         # (no wait for answers in flight: kxdpgun itself waits a second

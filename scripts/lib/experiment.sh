@@ -60,17 +60,18 @@ exp_servers_down() {
         | .[] | select(.role as $x | $r | index($x)) | select(.running | not) | .role' <<<"$st"
 }
 
-# exp_sampler_start DIR: the testbed sampler (every layer's counters every
-# SAMPLE_MS, default 100) in the background, writing DIR/series.jsonl,
+# exp_sampler_start DIR [RBSAMPLE_OPTION...]: the testbed sampler (every
+# layer's counters every SAMPLE_MS, default 100; the options added, e.g.
+# --stall-ms 0: no stall probes) in the background, writing DIR/series.jsonl,
 # DIR/sample.json and DIR/sampler.log; returns once it has taken its first
 # sample (the baseline: the load may start), with SAMPLER_PID set and
 # SAMPLER_READY_NS the wall-clock instant it was taken. Dies when the
 # sampler exits first or is not ready within 5 s.
 exp_sampler_start() {
-    local dir=$1 i
+    local dir=$1 i; shift
     rm -f "$dir/sample.json" "$dir/sampler.ready"
     "$RB_TOP/scripts/testbed" sample --quiet --interval-ms "${SAMPLE_MS:-100}" --series "$dir/series.jsonl" \
-        --summary "$dir/sample.json" --ready "$dir/sampler.ready" > "$dir/sampler.log" 2>&1 &
+        --summary "$dir/sample.json" --ready "$dir/sampler.ready" "$@" > "$dir/sampler.log" 2>&1 &
     SAMPLER_PID=$!
     for ((i = 0; i < 250; i++)); do
         if [ -e "$dir/sampler.ready" ]; then
