@@ -11,8 +11,8 @@
 #       passed the service address and the sources, before OUTDIR is made;
 #       a refusal is an error (exit 1). In OUTDIR: flood.json, the raw
 #       snapshots it came from (flood-raw.json), kxdpgun's output
-#       (kxdpgun.out), its query file (queries.kxg) and the sampler's
-#       summary of the servers' namespaces (servers-sample.json).
+#       (kxdpgun.out), its query file (queries.kxg) and the testbed sampler's
+#       summary over the flood (sample.json, docs/sampler.md).
 #       Interrupted (SIGINT, SIGTERM), kxdpgun stops (it runs in our process
 #       group), the sampler too, and no flood.json is left: the record is
 #       written to a temporary file and moved into place only once complete.
@@ -150,7 +150,7 @@ attack_flood() {
         # after its last packet before it exits)
         exp_sampler_stop "$tmp"
         attack_snapshot "$tmp" after "$player"
-        cp "$tmp/sample.json" "$outdir/servers-sample.json" || die "attack: cannot write in $outdir"
+        cp "$tmp/sample.json" "$outdir/sample.json" || die "attack: cannot write in $outdir"
         attack_raw_json "$tmp" "$kind" "$rate" "$secs" "$player" "$fam" "$mode" "$target" "$sources" \
             "$outdir/kxdpgun.out" > "$tmp/flood-raw.json" || die "attack: the flood's raw record could not be written"
         jq -L "$RB_TOP/scripts/lib" 'include "attack"; attack_flood' "$tmp/flood-raw.json" > "$tmp/flood.json" \
