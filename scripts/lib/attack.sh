@@ -33,8 +33,10 @@
 #   conn-hold          handshakes, then nothing sent (--tcp=2: the server
 #                      may close); the player's block
 #
-# Source after common.sh, topology.sh, target.sh, kxdpgun.sh,
-# switch-octets.sh and experiment.sh; TESTBED is scripts/testbed.
+# Source after common.sh, topology.sh, target.sh, kxdpgun.sh and
+# experiment.sh (it sources switch-octets.sh); TESTBED is scripts/testbed.
+
+. "$RB_TOP/scripts/lib/switch-octets.sh"
 
 ATTACK_KINDS="random-subdomain reflection-dnskey reflection-any syn-flood conn-hold"
 # The bounds of one flood: its length, and what it may send in all.
