@@ -73,13 +73,22 @@ def attack_servers_tcp($sample):
    curr_estab_max: (if $sample.estab_changes == null then null
                     else reduce $sample.estab_changes[] as $d ({n: 0, max: 0}; .n += $d | .max = ([.max, .n] | max)) | .max end)};
 
+# attack_udp_queries($r; $unit): the UDP queries the router forwarded to
+# the service address ("packets" or "bytes"), without those sent in the
+# Listener's name (a background trace's, counted apart as
+# trace_udp_queries as well): the flood's.
+def attack_udp_queries($r; $unit):
+  attack_delta($r.counters.before; $r.counters.after; .router.dns_udp_queries[$unit]) as $all
+  | if $all == null then null
+    else $all - (attack_delta($r.counters.before; $r.counters.after; .router.trace_udp_queries[$unit]) // 0) end;
+
 # attack_flood: the record (flood.json) of a raw object (input).
 def attack_flood:
   attack_raw_checked
   | . as $r
   | (attack_tcp_kinds | index($r.kind)) as $tcp
-  | (attack_delta($r.counters.before; $r.counters.after;
-        if $tcp then .router.dns_tcp_syns.packets else .router.dns_udp_queries.packets end)) as $sent
+  | (if $tcp then attack_delta($r.counters.before; $r.counters.after; .router.dns_tcp_syns.packets)
+     else attack_udp_queries($r; "packets") end) as $sent
   | attack_delta($r.counters.before; $r.counters.after; .router.dns_udp_answers.packets) as $answers
   | {reflected_udp: attack_pair($r.counters; "sink"; "reflected_udp"),
      reflected_tcp: attack_pair($r.counters; "sink"; "reflected_tcp"),
@@ -92,13 +101,13 @@ def attack_flood:
      requested_rate: $r.requested_rate, seconds: $r.seconds,
      generator: $r.generator, sources: $r.sources, target: $r.target,
      sent: $sent,
-     sent_counted_as: (if $tcp then "router dns_tcp_syns" else "router dns_udp_queries" end),
+     sent_counted_as: (if $tcp then "router dns_tcp_syns" else "router dns_udp_queries - trace_udp_queries" end),
      achieved_rate: attack_ratio($sent; $r.seconds),
      answers: $answers,
      answered_rate: attack_ratio($answers; $r.seconds),
      answered_share: attack_ratio($answers; $sent),
      # (IP bytes, as the router's nftables counters count them)
-     query_bytes: (if $tcp then null else attack_delta($r.counters.before; $r.counters.after; .router.dns_udp_queries.bytes) end),
+     query_bytes: (if $tcp then null else attack_udp_queries($r; "bytes") end),
      answer_bytes: attack_delta($r.counters.before; $r.counters.after; .router.dns_udp_answers.bytes),
      servers: {queries: attack_servers_queries($r.server_stats), tcp: attack_servers_tcp($r.sample)},
      sink: $sink,
@@ -110,4 +119,4 @@ def attack_flood:
                            # the same without the Ethernet frames: the IP bytes of
                            # the answers over the queries', at the router
                            ip_bytes: attack_ratio(attack_delta($r.counters.before; $r.counters.after; .router.dns_udp_answers.bytes);
-                                                  attack_delta($r.counters.before; $r.counters.after; .router.dns_udp_queries.bytes))} end)};
+                                                  attack_udp_queries($r; "bytes"))} end)};

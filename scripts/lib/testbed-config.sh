@@ -158,21 +158,36 @@ tb_counters_ruleset() {
     # bypasses the player's stack (kxdpgun, AF_XDP) sent, counted where it
     # passes (the namespace testbed's router only). The RSSAC047 probe's
     # own queries and connections are counted apart (probe_udp_queries,
-    # probe_tcp_syns), never as the load's. dns_udp_answers: the UDP
-    # answers (from port 53) it forwards toward the client VLAN, the
-    # probe's left out: what the servers sent back, to whomever.
+    # probe_tcp_syns), never as the load's; so are those of the attack
+    # experiment's collateral client (collateral_udp_queries, from inside
+    # the victims' prefix). trace_udp_queries: the queries sent in the
+    # Listener's name (a trace replayed from a player, whose answers the
+    # Listener counts), counted apart too (and in dns_udp_queries).
+    # dns_udp_answers: the UDP answers (from port 53) it forwards toward
+    # the client VLAN, those to the probe, the collateral client and the
+    # Listener (which counts its own) left out.
     router)
-        local p4 p6 syn="tcp dport 53 tcp flags & (syn | ack) == syn"
-        # the probe's address and its source block (none on a lab)
-        p4="{ $(role_addr4 probe)$(probe_block4 2>/dev/null | sed 's/^/, /') }"
-        p6="{ $(role_addr6 probe)$(probe_block6 2>/dev/null | sed 's/^/, /') }"
-        tb_counters_table forward dns_udp_queries dns_tcp_syns probe_udp_queries probe_tcp_syns dns_udp_answers -- \
-        "ip saddr != $p4 ip daddr $SERVICE4 udp dport 53 counter name dns_udp_queries" \
-        "ip6 saddr != $p6 ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_queries" \
-        "oifname ethc ip daddr != $p4 udp sport 53 counter name dns_udp_answers" \
-        "oifname ethc ip6 daddr != $p6 udp sport 53 counter name dns_udp_answers" \
-        "ip saddr != $p4 $syn counter name dns_tcp_syns" \
-        "ip6 saddr != $p6 $syn counter name dns_tcp_syns" \
+        local p4 p6 x4 x6 a4 a6 c4="" c6="" syn="tcp dport 53 tcp flags & (syn | ack) == syn"
+        # the probe's address and its source block, the collateral block (none on a lab)
+        p4="$(role_addr4 probe)$(probe_block4 2>/dev/null | sed 's/^/, /')"
+        p6="$(role_addr6 probe)$(probe_block6 2>/dev/null | sed 's/^/, /')"
+        c4=$(collateral_block4 2>/dev/null) || c4=""
+        c6=$(collateral_block6 2>/dev/null) || c6=""
+        x4="{ $p4${c4:+, $c4} }"; x6="{ $p6${c6:+, $c6} }"
+        a4="{ $p4${c4:+, $c4}, $(role_addr4 listener) }"; a6="{ $p6${c6:+, $c6}, $(role_addr6 listener) }"
+        p4="{ $p4 }"; p6="{ $p6 }"
+        tb_counters_table forward dns_udp_queries dns_tcp_syns probe_udp_queries probe_tcp_syns dns_udp_answers \
+            trace_udp_queries collateral_udp_queries -- \
+        "ip saddr != $x4 ip daddr $SERVICE4 udp dport 53 counter name dns_udp_queries" \
+        "ip6 saddr != $x6 ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_queries" \
+        "ip saddr $(role_addr4 listener) ip daddr $SERVICE4 udp dport 53 counter name trace_udp_queries" \
+        "ip6 saddr $(role_addr6 listener) ip6 daddr $SERVICE6 udp dport 53 counter name trace_udp_queries" \
+        ${c4:+"ip saddr $c4 udp dport 53 counter name collateral_udp_queries"} \
+        ${c6:+"ip6 saddr $c6 udp dport 53 counter name collateral_udp_queries"} \
+        "oifname ethc ip daddr != $a4 udp sport 53 counter name dns_udp_answers" \
+        "oifname ethc ip6 daddr != $a6 udp sport 53 counter name dns_udp_answers" \
+        "ip saddr != $x4 $syn counter name dns_tcp_syns" \
+        "ip6 saddr != $x6 $syn counter name dns_tcp_syns" \
         "ip saddr $p4 udp dport 53 counter name probe_udp_queries" \
         "ip6 saddr $p6 udp dport 53 counter name probe_udp_queries" \
         "ip saddr $p4 $syn counter name probe_tcp_syns" \

@@ -185,7 +185,9 @@ tb_route_roles() {
                 player*) echo "route replace local $(player_block4 "$role") dev lo"
                          echo "route replace local $(player_block6 "$role") dev lo" ;;
                 probe)   echo "route replace local $(probe_block4) dev lo"
-                         echo "route replace local $(probe_block6) dev lo" ;;
+                         echo "route replace local $(probe_block6) dev lo"
+                         echo "route replace local $(collateral_block4) dev lo"
+                         echo "route replace local $(collateral_block6) dev lo" ;;
                 # the victim block: received (and counted, dropped) here
                 sink)    echo "route replace local $(victim_block4) dev lo"
                          echo "route replace local $(victim_block6) dev lo" ;;
@@ -208,6 +210,8 @@ tb_route_roles() {
     echo "route replace $(probe_block6) via $(role_addr6 probe)"
     echo "route replace $(victim_block4) via $(role_addr4 sink)"
     echo "route replace $(victim_block6) via $(role_addr6 sink)"
+    echo "route replace $(collateral_block4) via $(role_addr4 probe)"
+    echo "route replace $(collateral_block6) via $(role_addr6 probe)"
     } | tb_ip_batch router
     # The players' TIME-WAIT sockets: the kernel's default (the host's
     # own), or a cap (0: none kept, so none expire in batches later).

@@ -92,6 +92,14 @@ probe_block6() { echo 2001:2:0:8::/124; }
 victim_block4() { echo 198.18.10.0/24; }
 victim_block6() { echo 2001:2:0:10::/64; }
 
+# collateral_block4 / collateral_block6: a legitimate client inside the
+# victims' prefix (what a response rate limiter counts with them): the
+# probe sends from it too (AnyIP on the probe; the router routes it to the
+# probe, more specific than the victim block). kxdpgun's floods reach it
+# only after 128 x 63,536 queries (docs/attack.md). None on a lab.
+collateral_block4() { echo 198.18.10.128/28; }
+collateral_block6() { echo 2001:2:0:10::80/124; }
+
 # ns_of ROLE: the network namespace of a role.
 ns_of() { echo "${RB_PREFIX}-$1"; }
 
@@ -127,6 +135,8 @@ case $BACKEND in
         probe_block6() { return 1; }
         victim_block4() { return 1; }
         victim_block6() { return 1; }
+        collateral_block4() { return 1; }
+        collateral_block6() { return 1; }
         ;;
     *) die "unknown BACKEND=$BACKEND (netns: this machine's namespaces; lab: hosts of an Ansible inventory, docs/real-lab.md)" ;;
 esac
