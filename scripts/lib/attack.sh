@@ -19,11 +19,13 @@
 #       Runs in a subshell (its traps are its own); needs the namespace
 #       testbed up (its router's and sink's counters).
 #   attack_kinds                  the kinds, one a line
+#   attack_bounds_check RATE SECONDS   whether a flood may send that long at
+#                                 that rate (return 1, the reason in ATTACK_REFUSAL)
 #   attack_sources KIND PLAYER FAMILY   the prefix a kind's flood sends from
 #
 # The kinds (kxdpgun's query file; kxg_run's mode; sources):
 #   random-subdomain   "<random label>. A" with DO, a fresh file of random
-#                      labels per flood (at most ATTACK_LABELS_MAX, sent
+#                      labels per flood (at most FLOOD_LABELS_MAX, sent
 #                      round and round); udp-recv; the player's block
 #   reflection-dnskey  ". DNSKEY" with DO; udp; the victim block (spoofed:
 #                      the answers go to the sink)
@@ -38,15 +40,15 @@
 
 . "$RB_TOP/scripts/lib/switch-octets.sh"
 
-ATTACK_KINDS="random-subdomain reflection-dnskey reflection-any syn-flood conn-hold"
+FLOOD_KINDS="random-subdomain reflection-dnskey reflection-any syn-flood conn-hold"
 # The bounds of one flood: its length, and what it may send in all.
-ATTACK_MAX_S=600
-ATTACK_MAX_PACKETS=100000000
+FLOOD_MAX_S=600
+FLOOD_MAX_PACKETS=100000000
 # Random labels a random-subdomain flood's query file holds (kxdpgun goes
 # round them): each flood's own, its file no larger than about 200 KB.
-ATTACK_LABELS_MAX=10000
+FLOOD_LABELS_MAX=10000
 
-attack_kinds() { printf '%s\n' $ATTACK_KINDS; }
+attack_kinds() { printf '%s\n' $FLOOD_KINDS; }
 
 attack_sources() {
     local kind=$1 player=$2 fam=$3
@@ -54,7 +56,7 @@ attack_sources() {
         random-subdomain|conn-hold) "player_block$fam" "$player" ;;
         reflection-*|syn-flood)
             "victim_block$fam" 2>/dev/null || die "attack: $kind floods need the sink's victim block, which only the namespace testbed has (BACKEND=${BACKEND:-netns})" ;;
-        *) die "attack: unknown kind '$kind' (kinds: $ATTACK_KINDS)" ;;
+        *) die "attack: unknown kind '$kind' (kinds: $FLOOD_KINDS)" ;;
     esac
 }
 
@@ -66,16 +68,27 @@ attack_mode() {
     esac
 }
 
+# attack_bounds_check RATE SECONDS: whether a flood may send RATE packets
+# a second for SECONDS; if not, returns 1 with the reason in ATTACK_REFUSAL.
+attack_bounds_check() {
+    local rate=$1 secs=$2
+    ATTACK_REFUSAL=
+    if ! [[ $rate =~ ^[1-9][0-9]{0,8}$ ]]; then
+        ATTACK_REFUSAL="rate '$rate' is not a whole number of packets a second from 1 to $FLOOD_MAX_PACKETS"
+    elif ! [[ $secs =~ ^[1-9][0-9]{0,3}$ ]] || [ "$secs" -gt "$FLOOD_MAX_S" ]; then
+        ATTACK_REFUSAL="duration '$secs' is not a whole number of seconds from 1 to $FLOOD_MAX_S"
+    elif [ $((rate * secs)) -gt "$FLOOD_MAX_PACKETS" ]; then
+        ATTACK_REFUSAL="$rate packets/s for $secs s is $((rate * secs)) packets, more than a flood may send ($FLOOD_MAX_PACKETS)"
+    fi
+    [ -z "$ATTACK_REFUSAL" ]
+}
+
 # attack_check_args KIND RATE SECONDS PLAYER FAMILY: die unless each is
 # one the floods take.
 attack_check_args() {
     local kind=$1 rate=$2 secs=$3 player=$4 fam=$5
-    [[ " $ATTACK_KINDS " == *" $kind "* ]] || die "attack: unknown kind '$kind' (kinds: $ATTACK_KINDS)"
-    [[ $rate =~ ^[1-9][0-9]{0,8}$ ]] || die "attack: rate '$rate' is not a whole number of packets a second from 1 to $ATTACK_MAX_PACKETS"
-    [[ $secs =~ ^[1-9][0-9]{0,3}$ ]] && [ "$secs" -le "$ATTACK_MAX_S" ] \
-        || die "attack: duration '$secs' is not a whole number of seconds from 1 to $ATTACK_MAX_S"
-    [ $((rate * secs)) -le "$ATTACK_MAX_PACKETS" ] \
-        || die "attack: $rate packets/s for $secs s is $((rate * secs)) packets, more than a flood may send ($ATTACK_MAX_PACKETS)"
+    [[ " $FLOOD_KINDS " == *" $kind "* ]] || die "attack: unknown kind '$kind' (kinds: $FLOOD_KINDS)"
+    attack_bounds_check "$rate" "$secs" || die "attack: $ATTACK_REFUSAL"
     case $player in player1|player2) ;; *) die "attack: player '$player' (player1 or player2)" ;; esac
     case $fam in 4|6) ;; *) die "attack: family '$fam' (4 or 6)" ;; esac
     [ "${BACKEND:-netns}" = netns ] \
@@ -140,7 +153,7 @@ attack_flood() {
         trap 'exp_sampler_end; kxg_detach "$player"; rm -rf "$tmp"' EXIT
         trap 'log "attack: $kind flood interrupted: no flood.json"; exit 130' INT
         trap 'log "attack: $kind flood terminated: no flood.json"; exit 143' TERM
-        labels=$((rate * secs)); [ "$labels" -le "$ATTACK_LABELS_MAX" ] || labels=$ATTACK_LABELS_MAX
+        labels=$((rate * secs)); [ "$labels" -le "$FLOOD_LABELS_MAX" ] || labels=$FLOOD_LABELS_MAX
         attack_queries "$kind" "$labels" "$outdir/queries.kxg"
         attack_snapshot "$tmp" before "$player"
         # (the servers' TCP MIB and accept queues, with every other layer's;
