@@ -251,8 +251,9 @@ tb_counters_current() {
     have=$(nsx "$role" nft -j list counters table inet rootbench 2>/dev/null \
         | jq -r '.nftables[] | .counter.name // empty' | sort) || true
     [ -z "$(comm -23 <(echo "$want") <(echo "$have"))" ] && return 0
-    nsx "$role" nft delete table inet rootbench >/dev/null 2>&1 || true
-    tb_counters_ruleset "$kind" | nsx "$role" nft -f -
+    # one transaction, one nft: the table made if missing, deleted, made anew
+    { echo 'table inet rootbench { }'; echo 'delete table inet rootbench'; tb_counters_ruleset "$kind"; } \
+        | nsx "$role" nft -f -
 }
 
 # tb_counters_json: every testbed counter as one JSON object
