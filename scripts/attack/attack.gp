@@ -10,12 +10,12 @@
 
 load style
 set datafile missing "NaN"
-set title sprintf("Under a %s flood: what the legitimate client still gets (%s)", attack, proto)
+set title sprintf("Under attack (%s): what the legitimate client still gets over %s", attack, proto)
 set xlabel "attack rate, packets/s (counted at the router; log scale)"
 set ylabel sprintf("legitimate %s availability, %%", proto)
 set logscale x
 set yrange [0:105]
-set key bottom left
+set key center right
 cmd = "plot 96 with lines dt 2 lw 1.5 lc rgb c_limit title 'RSSAC047 availability, 96 %'"
 do for [i=0:nseries-1] {
     t = system(sprintf("sed -n 's/^# //p' '%s' | sed -n '%dp'", datafile, i + 1))

@@ -77,6 +77,7 @@ def attack_step_figures($s):
      achieved_rate: $s.flood.achieved_rate, generator_limited: ($s.flood.achieved_rate < 0.9 * $s.rate),
      answered_rate: ($s.flood.answered_rate // null),
      answered_share: attack_frac($s.flood.answers; $s.flood.sent),
+     answer_bytes: ($s.flood.answer_bytes // null),
      amplification: ($s.flood.amplification.bytes // null),
      sink_packets: (($s.flood.sink.reflected_udp.packets // 0) + ($s.flood.sink.reflected_tcp.packets // 0)),
      tcp: ($s.flood.servers.tcp // null),
@@ -132,17 +133,20 @@ def attack_effect($off; $on):
              | ([$on.steps[] | select(.requested_rate == $r)] | first) as $b
              | {rate: $r,
                 answers_out: {off: $a.answered_rate, on: $b.answered_rate, on_over_off: attack_frac($b.answered_rate; $a.answered_rate)},
+                bytes_out: {off: $a.answer_bytes, on: $b.answer_bytes, on_over_off: attack_frac($b.answer_bytes; $a.answer_bytes)},
                 amplification: {off: $a.amplification, on: $b.amplification},
                 legit_availability: {off: ($a.legit[$x].availability // null), on: ($b.legit[$x].availability // null)},
                 collateral_full_share: {off: ($a.collateral.full_share // null), on: ($b.collateral.full_share // null)},
                 syn: (if $off.kind == "syn-flood" then
-                        {listen_overflows: {off: ($a.tcp.listen_overflows // null), on: ($b.tcp.listen_overflows // null)},
+                        {syn_queue_drops: {off: ($a.tcp.req_q_full_drops // null), on: ($b.tcp.req_q_full_drops // null)},
+                         listen_drops: {off: ($a.tcp.listen_drops // null), on: ($b.tcp.listen_drops // null)},
                          syncookies_sent: {off: ($a.tcp.syncookies_sent // null), on: ($b.tcp.syncookies_sent // null)}}
                       else null end)}]}
   # recovered (SYN floods): at every rate where the client's TCP
   # availability fell under RSSAC047's 96 % with the defence off, it is at
   # least that with it on; null when the flood never pushed it under.
   | probe::probe_thresholds.availability_min as $min
+  | .availability_min = $min
   | .recovered = (
       if $off.kind != "syn-flood" then null
       else [.rates[] | select((.legit_availability.off | type) == "number" and .legit_availability.off < $min)] as $hurt

@@ -28,7 +28,7 @@ def attack_step_cells($s; $f; $i; $j):
 def attack_table($s; $f):
   "<table class=\"cmp\">" + head_row(["server", "defences", "attack", "legitimate client: " + rssac047_name + " held up to, attack/s", "first failure",
      "highest step: asked, /s", "counted at the router, /s", "attack answered, /s", "amplification, bytes out / in", "legitimate availability",
-     "legitimate median, ms", "legitimate p99, ms", "collateral client answered in full", "collateral slipped (TC)", "background answered", "server CPU, %"])
+     "legitimate median, ms", "legitimate " + p99_name + ", ms", "collateral client answered in full", "collateral slipped (TC)", "background answered", "server CPU, %"])
   + ([$s.series | to_entries[] | .key as $i | .value as $ser | (($ser.steps | length) - 1) as $j
       | "<tr><th>" + val($s; $f; ["series",$i,"server"]) + "</th><td>" + val($s; $f; ["series",$i,"defence_name"]) + "</td><td>"
         + val($s; $f; ["series",$i,"kind"]) + "</td><td>"
@@ -43,7 +43,7 @@ def attack_table($s; $f):
 # attack_steps_table($s; $f): every step, in a details block.
 def attack_steps_table($s; $f):
   "<details><summary>Every step</summary><table class=\"cmp\">"
-  + head_row(["server", "defences", "attack", "asked, /s", "counted, /s", "answered, /s", "amplification", "legitimate availability", "median, ms", "p99, ms",
+  + head_row(["server", "defences", "attack", "asked, /s", "counted, /s", "answered, /s", "amplification", "legitimate availability", "median, ms", p99_name + ", ms",
               "collateral in full", "collateral slipped", "background answered", "server CPU, %"])
   + ([$s.series | to_entries[] | .key as $i | .value.steps | to_entries[] | .key as $j
       | "<tr><th>" + val($s; $f; ["series",$i,"server"]) + "</th><td>" + val($s; $f; ["series",$i,"defence"]) + "</td><td>" + val($s; $f; ["series",$i,"kind"]) + "</td>"
@@ -63,7 +63,7 @@ def attack_section($b; $key; $heading):
           + rssac047_name + " probe, UDP and TCP <code>. SOA</code> at " + val($s; $f; ["settings","probe_udp_rate"]) + " queries/s each) measures "
           + "what is left: it is judged in the attack's protocol, at the attack rate the router counted. With the defences on the servers run "
           + "response rate limiting (" + val($s; $f; ["settings","rrl_rate"]) + " answers/s per prefix, slip " + val($s; $f; ["settings","rrl_slip"])
-          + "), SYN cookies and a short TCP idle timeout. The collateral client asks from inside the victims' /24, the prefix RRL counts them by; "
+          + "), SYN cookies and a short TCP idle timeout. The collateral client asks from inside the victims' <span class=\"meta\">/24</span>, the prefix RRL counts them by; "
           + "the background is the root trace from one address (as one busy resolver, which RRL limits too), answered share at the Listener.</p>"
         + attack_steps_table($s; $f)
       end)
@@ -91,12 +91,13 @@ def attack_findings($b; $key):
              elif $x.held_up_to.off == null then ", at none without it"
              else ", up to " + val($s; $f; $p + ["held_up_to","off"]; 0; null) + "/s without it" end)
           + (if $x.kind == "syn-flood" then
-               (if $x.recovered == true then "; SYN cookies brought its TCP availability back over 96 %"
-                elif $x.recovered == false then "; SYN cookies did not bring its TCP availability back over 96 % (the servers' counters: the every-step table)"
+               (if $x.recovered == true then "; SYN cookies brought its TCP availability back to at least " + val($s; $f; $p + ["availability_min"])
+                elif $x.recovered == false then "; SYN cookies did not bring its TCP availability back to " + val($s; $f; $p + ["availability_min"]) + " (the servers' counters: the every-step table)"
                 else "" end)
-             elif ($x.rates | length) > 0 and ($x.rates[-1].answers_out.on_over_off | type) == "number" then
-               "; at " + val($s; $f; $p + ["rates",(($x.rates | length) - 1),"rate"]; 0; null) + "/s asked, the attack's answers with RRL were "
-               + val($s; $f; $p + ["rates",(($x.rates | length) - 1),"answers_out","on_over_off"]; 2; null) + " of those without"
+             elif ($x.rates | length) > 0 and ($x.rates[-1].bytes_out.on_over_off | type) == "number" then
+               "; at " + val($s; $f; $p + ["rates",(($x.rates | length) - 1),"rate"]; 0; null) + "/s asked, the bytes of the attack's answers with RRL were "
+               + val($s; $f; $p + ["rates",(($x.rates | length) - 1),"bytes_out","on_over_off"]; 3; null) + " of those without (in packets "
+               + val($s; $f; $p + ["rates",(($x.rates | length) - 1),"answers_out","on_over_off"]; 2; null) + ": RRL's slip sends every other limited answer, truncated)"
              else "" end) + "."]
        + [$s.amplification | to_entries[] | .key as $i | .value as $a | select(($a.median | type) == "number")
           | "A " + attack_kind_words($a.kind) + " against " + attack_server_name($a.server) + " with the defences " + ($a.defence | esc)

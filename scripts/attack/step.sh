@@ -121,7 +121,8 @@ attack_step() {
         --slurpfile coll <(cat "$dir/collateral.json" 2>/dev/null || true) '
         {schema: $schema, server: $server, defence: $defence, kind: $kind, rate: $rate, seconds: $secs, settings_id: $id,
          flood: $flood[0], probe: ($probe[0] // null), collateral: ($coll[0] // null), background: $bg, server_cpu_pct: $cpu}' \
-        | results_append_line "$EXP_DIR/steps.jsonl"
+        > "$WORK/step.json"
+    results_append_line "$EXP_DIR/steps.jsonl" "$(cat "$WORK/step.json")"
     jq -r -L "$RB_TOP/scripts/attack" -L "$RB_TOP/scripts/lib" 'include "rules"; attack_step_figures(.)
         | "attack: \(.server) defences \(.defence): \(.kind) \(.requested_rate)/s: sent \(.achieved_rate | round)/s, answered \(.answered_rate // 0 | round)/s"
           + (if .amplification then ", amplification \(.amplification * 10 | round / 10)x" else "" end)

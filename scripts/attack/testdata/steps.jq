@@ -14,7 +14,7 @@ def collateral($full; $slip):
    answers_by_verdict: {correct: $full, truncated: $slip}, latency_ms: {p50: 0.3}}, tcp: {rate: 0, sent: 0}};
 def flood($kind; $rate; $achieved; $answers; $amp; $tcp):
   {schema: "rootbench.attack-flood/1", kind: $kind, requested_rate: $rate, seconds: 2, sent: ($achieved * 2), achieved_rate: $achieved,
-   answers: ($answers * 2), answered_rate: $answers,
+   answers: ($answers * 2), answered_rate: $answers, answer_bytes: ($answers * 2 * (if $amp == null then 100 else $amp * 60 end)),
    amplification: (if $amp == null then null else {bytes: $amp, packets: 1} end),
    servers: {tcp: $tcp}, sink: {reflected_udp: {packets: ($answers * 2), bytes: 0}, reflected_tcp: {packets: 0, bytes: 0}}};
 def step($d; $kind; $rate; $f; $p; $c):
@@ -25,9 +25,9 @@ def steps:
    step("off"; "reflection-dnskey"; 20000; flood("reflection-dnskey"; 20000; 15000; 15000; 13.5; null); probe(0.5; 300; 1; 0.6); collateral(15; 0)),
    step("on"; "reflection-dnskey"; 2000; flood("reflection-dnskey"; 2000; 2000; 700; 4.8; null); probe(1; 0.3; 1; 0.5); collateral(10; 12)),
    step("on"; "reflection-dnskey"; 20000; flood("reflection-dnskey"; 20000; 15000; 1500; 1.1; null); probe(1; 0.4; 1; 0.6); collateral(5; 10)),
-   step("off"; "syn-flood"; 2000; flood("syn-flood"; 2000; 2000; 0; null; {listen_overflows: 0, syncookies_sent: 0}); probe(1; 0.3; 1; 0.5); null),
-   step("off"; "syn-flood"; 20000; flood("syn-flood"; 20000; 20000; 0; null; {listen_overflows: 9000, syncookies_sent: 0}); probe(1; 0.3; 0.2; 1500); null),
-   step("on"; "syn-flood"; 2000; flood("syn-flood"; 2000; 2000; 0; null; {listen_overflows: 0, syncookies_sent: 0}); probe(1; 0.3; 1; 0.5); null),
-   step("on"; "syn-flood"; 20000; flood("syn-flood"; 20000; 20000; 0; null; {listen_overflows: 0, syncookies_sent: 30000}); probe(1; 0.3; 0.99; 2); null)];
+   step("off"; "syn-flood"; 2000; flood("syn-flood"; 2000; 2000; 0; null; {req_q_full_drops: 0, listen_drops: 0, syncookies_sent: 0}); probe(1; 0.3; 1; 0.5); null),
+   step("off"; "syn-flood"; 20000; flood("syn-flood"; 20000; 20000; 0; null; {req_q_full_drops: 9000, listen_drops: 9000, syncookies_sent: 0}); probe(1; 0.3; 0.2; 1500); null),
+   step("on"; "syn-flood"; 2000; flood("syn-flood"; 2000; 2000; 0; null; {req_q_full_drops: 0, listen_drops: 0, syncookies_sent: 0}); probe(1; 0.3; 1; 0.5); null),
+   step("on"; "syn-flood"; 20000; flood("syn-flood"; 20000; 20000; 0; null; {req_q_full_drops: 0, listen_drops: 0, syncookies_sent: 30000}); probe(1; 0.3; 0.99; 2); null)];
 def groups:
   [{server: "nsd", defence: "off", idle: probe(1; 0.3; 1; 0.5)}, {server: "nsd", defence: "on", idle: probe(1; 0.3; 1; 0.5)}];
