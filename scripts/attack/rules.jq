@@ -113,8 +113,10 @@ def attack_held_words($ser):
   else $ser.probe.rssac047 as $r
     | if $r.held_up_to == null and $r.first_fail == null then $r.words
       elif $r.held_to_highest then "the legitimate client kept RSSAC047's thresholds up to the highest attack rate, \($r.highest)/s"
-      elif $r.held_up_to == null then "the legitimate client failed RSSAC047 already at the lowest attack rate, \($r.first_fail.offered)/s (\($r.first_fail.failed | join(", ")))"
-      else "the legitimate client kept RSSAC047's thresholds up to \($r.held_up_to)/s of attack and failed at \($r.first_fail.offered)/s (\($r.first_fail.failed | join(", ")))" end
+      elif $r.held_up_to == null then
+        "the legitimate client failed RSSAC047 already at the lowest attack rate, \($r.first_fail.offered)/s (\($r.first_fail.failed | join(", ")))"
+      else "the legitimate client kept RSSAC047's thresholds up to \($r.held_up_to)/s of attack and failed at \($r.first_fail.offered)/s "
+        + "(\($r.first_fail.failed | join(", ")))" end
   end;
 
 # attack_effect($off; $on): what switching the defence on changed for one

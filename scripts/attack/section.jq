@@ -8,8 +8,8 @@ include "report-probe";
 import "rules" as rules {search: "../../scripts/attack"};
 
 def attack_kind_words($k):
-  {"random-subdomain": "random-subdomain", "reflection-dnskey": "DNSKEY reflection", "reflection-any": "ANY reflection",
-   "syn-flood": "SYN", "conn-hold": "connection-hold"}[$k] // $k;
+  {"random-subdomain": "random-subdomain flood", "reflection-dnskey": "DNSKEY reflection", "reflection-any": "ANY reflection",
+   "syn-flood": "SYN flood", "conn-hold": "connection hold"}[$k] // $k;
 def attack_server_name($k): {"nsd": "NSD", "knot": "Knot DNS", "bind": "BIND 9"}[$k] // $k;
 
 # attack_step_cells($s; $f; $i; $j): the cells of step $j of series $i.
@@ -28,7 +28,8 @@ def attack_step_cells($s; $f; $i; $j):
 def attack_table($s; $f):
   "<table class=\"cmp\">" + head_row(["server", "defences", "attack", "legitimate client: " + rssac047_name + " held up to, attack/s", "first failure",
      "highest step: asked, /s", "counted at the router, /s", "attack answered, /s", "amplification, bytes out / in", "legitimate availability",
-     "legitimate median, ms", "legitimate " + p99_name + ", ms", "collateral client answered in full", "collateral slipped (TC)", "background answered", "server CPU, %"])
+     "legitimate median, ms", "legitimate " + p99_name + ", ms", "collateral client answered in full", "collateral slipped (TC)",
+     "background answered", "server CPU, %"])
   + ([$s.series | to_entries[] | .key as $i | .value as $ser | (($ser.steps | length) - 1) as $j
       | "<tr><th>" + val($s; $f; ["series",$i,"server"]) + "</th><td>" + val($s; $f; ["series",$i,"defence_name"]) + "</td><td>"
         + val($s; $f; ["series",$i,"kind"]) + "</td><td>"
@@ -43,10 +44,12 @@ def attack_table($s; $f):
 # attack_steps_table($s; $f): every step, in a details block.
 def attack_steps_table($s; $f):
   "<details><summary>Every step</summary><table class=\"cmp\">"
-  + head_row(["server", "defences", "attack", "asked, /s", "counted, /s", "answered, /s", "amplification", "legitimate availability", "median, ms", p99_name + ", ms",
+  + head_row(["server", "defences", "attack", "asked, /s", "counted, /s", "answered, /s", "amplification", "legitimate availability",
+              "median, ms", p99_name + ", ms",
               "collateral in full", "collateral slipped", "background answered", "server CPU, %"])
   + ([$s.series | to_entries[] | .key as $i | .value.steps | to_entries[] | .key as $j
-      | "<tr><th>" + val($s; $f; ["series",$i,"server"]) + "</th><td>" + val($s; $f; ["series",$i,"defence"]) + "</td><td>" + val($s; $f; ["series",$i,"kind"]) + "</td>"
+      | "<tr><th>" + val($s; $f; ["series",$i,"server"]) + "</th><td>" + val($s; $f; ["series",$i,"defence"]) + "</td><td>"
+        + val($s; $f; ["series",$i,"kind"]) + "</td>"
         + (attack_step_cells($s; $f; $i; $j) | map("<td>\(.)</td>") | join("")) + "</tr>"] | join(""))
   + "</table></details>";
 
@@ -63,7 +66,8 @@ def attack_section($b; $key; $heading):
           + rssac047_name + " probe, UDP and TCP <code>. SOA</code> at " + val($s; $f; ["settings","probe_udp_rate"]) + " queries/s each) measures "
           + "what is left: it is judged in the attack's protocol, at the attack rate the router counted. With the defences on the servers run "
           + "response rate limiting (" + val($s; $f; ["settings","rrl_rate"]) + " answers/s per prefix, slip " + val($s; $f; ["settings","rrl_slip"])
-          + "), SYN cookies and a short TCP idle timeout. The collateral client asks from inside the victims' <span class=\"meta\">/24</span>, the prefix RRL counts them by; "
+          + "), SYN cookies and a short TCP idle timeout. The collateral client asks from inside the victims' <span class=\"meta\">/24</span>, "
+          + "the prefix RRL counts them by; "
           + "the background is the root trace from one address (as one busy resolver, which RRL limits too), answered share at the Listener.</p>"
         + attack_steps_table($s; $f)
       end)
@@ -75,33 +79,37 @@ def attack_section($b; $key; $heading):
     + "</section>"
   end;
 
-# attack_findings($b; $key): a sentence per server and attack measured
-# with the defences off and on, and the amplification of reflections.
+# attack_held_clause($s; $f; $p; $x; $d): where the legitimate client held
+# under one attack (effect $x at path $p) with the defences $d ("on"/"off").
+def attack_held_clause($s; $f; $p; $x; $d):
+  attack_kind_words($x.kind) + " "
+  + (if $x.held_to_highest[$d] then "to the highest rate, " + val($s; $f; $p + ["held_up_to",$d]; 0; null) + "/s"
+     elif $x.held_up_to[$d] == null then "at no rate"
+     else "up to " + val($s; $f; $p + ["held_up_to",$d]; 0; null) + "/s" end);
+
+# attack_findings($b; $key): one sentence per server: where its legitimate
+# client held RSSAC047 under each attack with the defences on and off,
+# whether SYN cookies brought its TCP back, and the amplification of a
+# DNSKEY reflection without and with RRL.
 def attack_findings($b; $key):
   $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if $s == null or ($s.schema // null) != rules::attack_schema then [] else
-      ([$s.effects | to_entries[] | .key as $i | .value as $x
-        | ["effects",$i] as $p
-        | attack_server_name($x.server) + " under a " + attack_kind_words($x.kind) + " flood: "
-          + "the legitimate client kept " + rssac047_name + "'s thresholds "
-          + (if $x.held_to_highest.on then "up to the highest attack rate with " + ($x.defence_name | esc)
-             elif $x.held_up_to.on == null then "at no attack rate with " + ($x.defence_name | esc)
-             else "up to " + val($s; $f; $p + ["held_up_to","on"]; 0; null) + "/s with " + ($x.defence_name | esc) end)
-          + (if $x.held_to_highest.off then ", and up to the highest without it"
-             elif $x.held_up_to.off == null then ", at none without it"
-             else ", up to " + val($s; $f; $p + ["held_up_to","off"]; 0; null) + "/s without it" end)
-          + (if $x.kind == "syn-flood" then
-               (if $x.recovered == true then "; SYN cookies brought its TCP availability back to at least " + val($s; $f; $p + ["availability_min"])
-                elif $x.recovered == false then "; SYN cookies did not bring its TCP availability back to " + val($s; $f; $p + ["availability_min"]) + " (the servers' counters: the every-step table)"
-                else "" end)
-             elif ($x.rates | length) > 0 and ($x.rates[-1].bytes_out.on_over_off | type) == "number" then
-               "; at " + val($s; $f; $p + ["rates",(($x.rates | length) - 1),"rate"]; 0; null) + "/s asked, the bytes of the attack's answers with RRL were "
-               + val($s; $f; $p + ["rates",(($x.rates | length) - 1),"bytes_out","on_over_off"]; 3; null) + " of those without (in packets "
-               + val($s; $f; $p + ["rates",(($x.rates | length) - 1),"answers_out","on_over_off"]; 2; null) + ": RRL's slip sends every other limited answer, truncated)"
-             else "" end) + "."]
-       + [$s.amplification | to_entries[] | .key as $i | .value as $a | select(($a.median | type) == "number")
-          | "A " + attack_kind_words($a.kind) + " against " + attack_server_name($a.server) + " with the defences " + ($a.defence | esc)
-            + " was amplified " + val($s; $f; ["amplification",$i,"median"]; 1; null) + " times in bytes (the median of its steps)."])
+      [$s.effects | to_entries | group_by(.value.server)[] | . as $xs | $xs[0].value.server as $srv
+       | ([$s.amplification | to_entries[]
+           | select(.value.server == $srv and .value.kind == "reflection-dnskey" and (.value.median | type) == "number")]) as $amp
+       | ([$xs[] | select(.value.kind == "syn-flood")] | first // null) as $syn
+       | "Under attack, " + attack_server_name($srv) + "'s legitimate client kept " + rssac047_name + "'s thresholds with the defences on under "
+         + ([$xs[] | attack_held_clause($s; $f; ["effects",.key]; .value; "on")] | join(", "))
+         + "; without them under " + ([$xs[] | attack_held_clause($s; $f; ["effects",.key]; .value; "off")] | join(", "))
+         + (if $syn == null then ""
+            elif $syn.value.recovered == true then
+              "; SYN cookies brought its TCP availability back to at least " + val($s; $f; ["effects",$syn.key,"availability_min"])
+            elif $syn.value.recovered == false then
+              "; SYN cookies did not bring its TCP availability back to " + val($s; $f; ["effects",$syn.key,"availability_min"])
+            else "" end)
+         + (if ($amp | length) == 0 then "."
+            else "; a DNSKEY reflection was amplified " + ([$amp[] | val($s; $f; ["amplification",.key,"median"]; 1; null) + " times in bytes "
+                   + (if .value.defence == "on" then "with RRL" else "without RRL" end)] | join(", ")) + "." end)]
     end;
 
 # ------------------------------------------------------------ the section interface

@@ -20,14 +20,19 @@ def flood($kind; $rate; $achieved; $answers; $amp; $tcp):
 def step($d; $kind; $rate; $f; $p; $c):
   {schema: "rootbench.attack-step/1", server: "nsd", defence: $d, kind: $kind, rate: $rate, seconds: 2, settings_id: "x",
    flood: $f, probe: $p, collateral: $c, background: {sent: 1000, answered: 990}, server_cpu_pct: 50};
+def refl($d; $rate; $achieved; $answers; $amp; $p; $c):
+  step($d; "reflection-dnskey"; $rate; flood("reflection-dnskey"; $rate; $achieved; $answers; $amp; null); $p; $c);
+def syn($d; $rate; $drops; $cookies; $p):
+  step($d; "syn-flood"; $rate; flood("syn-flood"; $rate; $rate; 0; null;
+    {req_q_full_drops: $drops, listen_drops: $drops, syncookies_sent: $cookies}); $p; null);
 def steps:
-  [step("off"; "reflection-dnskey"; 2000; flood("reflection-dnskey"; 2000; 2000; 2000; 13.6; null); probe(1; 0.3; 1; 0.5); collateral(30; 0)),
-   step("off"; "reflection-dnskey"; 20000; flood("reflection-dnskey"; 20000; 15000; 15000; 13.5; null); probe(0.5; 300; 1; 0.6); collateral(15; 0)),
-   step("on"; "reflection-dnskey"; 2000; flood("reflection-dnskey"; 2000; 2000; 700; 4.8; null); probe(1; 0.3; 1; 0.5); collateral(10; 12)),
-   step("on"; "reflection-dnskey"; 20000; flood("reflection-dnskey"; 20000; 15000; 1500; 1.1; null); probe(1; 0.4; 1; 0.6); collateral(5; 10)),
-   step("off"; "syn-flood"; 2000; flood("syn-flood"; 2000; 2000; 0; null; {req_q_full_drops: 0, listen_drops: 0, syncookies_sent: 0}); probe(1; 0.3; 1; 0.5); null),
-   step("off"; "syn-flood"; 20000; flood("syn-flood"; 20000; 20000; 0; null; {req_q_full_drops: 9000, listen_drops: 9000, syncookies_sent: 0}); probe(1; 0.3; 0.2; 1500); null),
-   step("on"; "syn-flood"; 2000; flood("syn-flood"; 2000; 2000; 0; null; {req_q_full_drops: 0, listen_drops: 0, syncookies_sent: 0}); probe(1; 0.3; 1; 0.5); null),
-   step("on"; "syn-flood"; 20000; flood("syn-flood"; 20000; 20000; 0; null; {req_q_full_drops: 0, listen_drops: 0, syncookies_sent: 30000}); probe(1; 0.3; 0.99; 2); null)];
+  [refl("off"; 2000; 2000; 2000; 13.6; probe(1; 0.3; 1; 0.5); collateral(30; 0)),
+   refl("off"; 20000; 15000; 15000; 13.5; probe(0.5; 300; 1; 0.6); collateral(15; 0)),
+   refl("on"; 2000; 2000; 700; 4.8; probe(1; 0.3; 1; 0.5); collateral(10; 12)),
+   refl("on"; 20000; 15000; 1500; 1.1; probe(1; 0.4; 1; 0.6); collateral(5; 10)),
+   syn("off"; 2000; 0; 0; probe(1; 0.3; 1; 0.5)),
+   syn("off"; 20000; 9000; 0; probe(1; 0.3; 0.2; 1500)),
+   syn("on"; 2000; 0; 0; probe(1; 0.3; 1; 0.5)),
+   syn("on"; 20000; 0; 30000; probe(1; 0.3; 0.99; 2))];
 def groups:
   [{server: "nsd", defence: "off", idle: probe(1; 0.3; 1; 0.5)}, {server: "nsd", defence: "on", idle: probe(1; 0.3; 1; 0.5)}];
