@@ -68,7 +68,7 @@ step_children_stop() {
         wait "$STEP_FLOOD_PID" 2>/dev/null || true
         STEP_FLOOD_PID=""
     fi
-    if [ -n "${SAMPLER_PID:-}" ]; then kill -TERM "$SAMPLER_PID" 2>/dev/null || true; wait "$SAMPLER_PID" 2>/dev/null || true; SAMPLER_PID=""; fi
+    exp_sampler_end
 }
 
 # step_counts BEFORE AFTER: the background's figures from two counter
@@ -85,7 +85,7 @@ step_counts() {
 attack_step() {
     local server=$1 defence=$2 kind=$3 rate=$4 dir c0 c1 rc=0 bg cpu
     dir="$EXP_DIR/steps/$server-$defence/$kind-$rate"
-    rm -rf "$dir"; mkdir -p "$dir"
+    rm -rf "$dir" "$WORK/sample.json"; mkdir -p "$dir"
     c0=$("$TESTBED" counters)
     attack_flood "$kind" "$rate" "$ATTACK_SECONDS" "$dir/flood" player1 4 > "$dir/flood.log" 2>&1 &
     STEP_FLOOD_PID=$!
@@ -98,7 +98,7 @@ attack_step() {
         sleep "$ATTACK_SECONDS"
         probe_stop
         step_collateral_wait "$dir"
-        kill -TERM "$SAMPLER_PID" 2>/dev/null || true; wait "$SAMPLER_PID" 2>/dev/null || true; SAMPLER_PID=""
+        exp_sampler_stop "$WORK"
     fi
     wait "$STEP_FLOOD_PID" || rc=$?
     STEP_FLOOD_PID=""
@@ -109,7 +109,9 @@ attack_step() {
     sleep 0.5    # the last answers of the background reach the Listener
     c1=$("$TESTBED" counters)
     bg=$(step_counts "$c0" "$c1")
-    cpu=$(jq -r -L "$RB_TOP/scripts/lib" --argjson cpus "$CPUS_JSON" 'include "layers"; cpu_busy_pct($cpus.server) // null' "$WORK/sample.json" 2>/dev/null || echo null)
+    cpu=null
+    [ ! -s "$WORK/sample.json" ] \
+        || cpu=$(jq -r -L "$RB_TOP/scripts/lib" --argjson cpus "$CPUS_JSON" 'include "layers"; cpu_busy_pct($cpus.server) // null' "$WORK/sample.json")
     if probe_on; then
         jq -c -L "$RB_TOP/scripts/lib" --argjson a "$c0" --argjson b "$c1" 'include "probe-sweep"; . + {counted_at_router: probe_router_count($a; $b)}' \
             "$dir/probe.json" > "$dir/probe.json.tmp" && mv "$dir/probe.json.tmp" "$dir/probe.json"
