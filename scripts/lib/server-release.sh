@@ -114,3 +114,22 @@ release_source() {
         echo "$(release_field "$name" .source) $pkg $(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || echo unknown)"
     fi
 }
+
+# release_status_json NAME KIND PROGRAM NETNS PIDFILE: status --json's
+# .server.release: {name, version, source, build_options, running}. The
+# version and build options are what PROGRAM says when run in NETNS (the
+# server's namespace); running is the program file the daemon of PIDFILE
+# has mapped (/proc/PID/maps), null when none runs.
+release_status_json() {
+    local name=$1 kind=$2 prog=$3 ns=$4 pidfile=$5 out pid running=""
+    out=$(ip netns exec "$ns" "$prog" $(srv "$kind" build_flag) 2>&1) || true
+    pid=$(cat "$pidfile" 2>/dev/null) || pid=""
+    if [[ $pid =~ ^[0-9]+$ ]]; then
+        running=$(awk -v p="/$(basename -- "$prog")" 'substr($6, length($6) - length(p) + 1) == p { print $6; exit }' "/proc/$pid/maps" 2>/dev/null) || running=""
+    fi
+    jq -n -c --arg n "$name" --arg v "$(sed -n "$(srv_var "$kind" version_sed)" <<<"$out" | head -n1)" \
+        --arg src "$(release_source "$name" "$kind" "$prog")" --arg b "$(sed -n "$(srv_var "$kind" build_sed)" <<<"$out" | head -n1)" \
+        --arg r "$running" \
+        '{name: $n, version: $v, source: $src, build_options: (if $b == "" then null else $b end),
+          running: (if $r == "" then null else $r end)}'
+}

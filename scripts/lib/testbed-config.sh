@@ -124,7 +124,9 @@ tb_load_config() {
     [ -f "$TB_CONFIG" ] || die "testbed '$RB_PREFIX' is not up (scripts/testbed up)"
     # shellcheck disable=SC1090
     . "$TB_CONFIG"
-    release_select "${SERVER_RELEASE:-$RELEASE_HOST}"
+    # (a testbed brought up before SERVER_RELEASE existed ran Debian 12's)
+    : "${SERVER_RELEASE:=$RELEASE_HOST}"
+    release_select "$SERVER_RELEASE"
 }
 
 # ---------------------------------------------------------------- daemons and counters
