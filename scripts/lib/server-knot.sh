@@ -52,17 +52,27 @@ srv_knot_stats_parse() {
 srv_knot_stats_raw() {
     { eval "timeout 3 $(srv_knot_stats_cmd "$2" "$(role_addr4 "$1")")" 2>/dev/null || true; } | srv_knot_stats_parse
 }
+# Knot 3.4 counts DoT queries apart (request-protocol[tls4], [tls6]); 3.2
+# serves none (0).
 srv_knot_stats_jq='(to_entries) as $e
     | def sumk(re): [$e[] | select(.key | test(re)) | .value] | add // 0;
     {queries: sumk("^mod-stats\\.request-protocol\\["), udp: sumk("^mod-stats\\.request-protocol\\[udp"),
-     tcp: sumk("^mod-stats\\.request-protocol\\[tcp"), tls: null}'
+     tcp: sumk("^mod-stats\\.request-protocol\\[tcp"), tls: sumk("^mod-stats\\.request-protocol\\[tls")}'
 
 # DNS over TLS: Debian 12's Knot DNS 3.2 has no DoT server (knot.conf(5)
 # of 3.2.6 has no TLS listener: its key-file/cert-file are for DNS over
 # QUIC, on the XDP path only): SERVER_TLS=yes is refused, never served
-# over plain TCP instead.
+# over plain TCP instead. Knot 3.4 (SERVER_RELEASE=current) has one:
+# listen-tls, with the server section's key-file and cert-file.
 srv_knot_tls_check() {
-    die "SERVER_TLS=yes: Knot DNS $(srv_knot_version) (Debian 12) serves no DNS over TLS (only DNS over QUIC on XDP); use SERVER=nsd or SERVER=bind for DoT (docs/servers.md)"
+    local v; v=$(srv_knot_version)
+    [ "$(printf '%s\n' 3.4 "$v" | sort -V | head -n1)" = 3.4 ] \
+        || die "SERVER_TLS=yes: Knot DNS $v serves no DNS over TLS (only DNS over QUIC on XDP; DoT from 3.4: SERVER_RELEASE=current); use SERVER=nsd or SERVER=bind for DoT (docs/servers.md)"
 }
-srv_knot_tls_listen() { :; }
+srv_knot_tls_listen() {
+    local role=$1 dir=$2 port=$3
+    printf '    listen-tls: [ %s@%s, %s@%s, %s@%s, %s@%s ]\n' "$SERVICE4" "$port" "$SERVICE6" "$port" \
+        "$(role_addr4 "$role")" "$port" "$(role_addr6 "$role")" "$port"
+    printf '    key-file: "%s/server.key"\n    cert-file: "%s/server.pem"\n' "$dir" "$dir"
+}
 srv_knot_tls_block() { :; }
