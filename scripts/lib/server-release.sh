@@ -74,9 +74,12 @@ release_entry_links() { find root bin ld -type l -printf '%p -> %l\n' | LC_ALL=C
 # once where the settings are read, so that each program's path costs
 # nothing more.
 release_select() {
-    release_check_name "$1"
     SERVER_RELEASE_DIR=
-    if release_is_prepared "$1"; then SERVER_RELEASE_DIR=$(release_entry "$1"); fi
+    # (the host's own without a jq: every testbed command selects one)
+    if [ "$1" != "$RELEASE_HOST" ]; then
+        release_check_name "$1"
+        if release_is_prepared "$1"; then SERVER_RELEASE_DIR=$(release_entry "$1"); fi
+    fi
     RELEASE_SELECTED=$1
 }
 
