@@ -29,6 +29,14 @@ exp_testbed_up() {
         || die "testbed up with profile ${profile#"$RB_TOP"/} $*: $(printf '%s\n' "$out" | tail -n 3)"
 }
 
+# exp_dot_check [PREFIX]: the server asked for (SERVER, SERVER_RELEASE)
+# serves DNS over TLS, else die before anything runs: Debian 12's Knot DNS
+# 3.2 has none (Knot 3.4, SERVER_RELEASE=current, has).
+exp_dot_check() {
+    [ "${SERVER:-nsd}" != knot ] || [ "${SERVER_RELEASE:-debian12}" != debian12 ] \
+        || die "${1:-}SERVER=knot: Knot DNS 3.2 (Debian 12) serves no DNS over TLS, so there is nothing to measure (SERVER=nsd or SERVER=bind, or Knot DNS 3.4: SERVER_RELEASE=current)"
+}
+
 # exp_testbed_json: the running testbed's configuration (status --json).
 exp_testbed_json() { "$RB_TOP/scripts/testbed" status --json; }
 
