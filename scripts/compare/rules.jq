@@ -28,6 +28,7 @@ def server_row($kind):
   . as $reps | ([$reps[] | .testbed | select(. != null)][0] // {}) as $tb
   | {server: $kind,
      name: ($tb.server.name // $kind), version: ($tb.server.version // null),
+     release: ($tb.server.release // null),
      listen_backlog: ($tb.server.listen_backlog // null),
      minimal_responses: ($tb.server.minimal_responses // null),
      # the servers' CPU budget (SERVER_CPU; null: none): a per-CPU figure

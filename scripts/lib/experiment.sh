@@ -20,13 +20,21 @@ exp_testbed_up() {
         EXP_TESTBED_STARTED=1
     fi
     # The instance under test is the user's choice, not a leaked setting:
-    # SERVER (nsd, knot, bind), MINIMAL_RESPONSES, SERVER_EDNS_SIZE and the
-    # servers' CPU budget (SERVER_CPU, SERVER_CPU_PERIOD_US) pass to every
-    # experiment.
-    out=$("$RB_TOP/scripts/testbed" up --profile "$profile" SERVER="${SERVER:-}" \
+    # SERVER (nsd, knot, bind) and its SERVER_RELEASE, MINIMAL_RESPONSES,
+    # SERVER_EDNS_SIZE and the servers' CPU budget (SERVER_CPU,
+    # SERVER_CPU_PERIOD_US) pass to every experiment.
+    out=$("$RB_TOP/scripts/testbed" up --profile "$profile" SERVER="${SERVER:-}" SERVER_RELEASE="${SERVER_RELEASE:-}" \
         MINIMAL_RESPONSES="${MINIMAL_RESPONSES:-}" SERVER_EDNS_SIZE="${SERVER_EDNS_SIZE:-}" \
         SERVER_CPU="${SERVER_CPU:-}" SERVER_CPU_PERIOD_US="${SERVER_CPU_PERIOD_US:-}" "$@" 2>&1) \
         || die "testbed up with profile ${profile#"$RB_TOP"/} $*: $(printf '%s\n' "$out" | tail -n 3)"
+}
+
+# exp_dot_check [PREFIX]: the server asked for (SERVER, SERVER_RELEASE)
+# serves DNS over TLS, else die before anything runs: Debian 12's Knot DNS
+# 3.2 has none (Knot 3.4, SERVER_RELEASE=current, has).
+exp_dot_check() {
+    [ "${SERVER:-nsd}" != knot ] || [ "${SERVER_RELEASE:-debian12}" != debian12 ] \
+        || die "${1:-}SERVER=knot: Knot DNS 3.2 (Debian 12) serves no DNS over TLS, so there is nothing to measure (SERVER=nsd or SERVER=bind, or Knot DNS 3.4: SERVER_RELEASE=current)"
 }
 
 # exp_testbed_json: the running testbed's configuration (status --json).

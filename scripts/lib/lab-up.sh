@@ -59,6 +59,9 @@ lab_validate() {
 # _tls_check).
 lab_validate_server() {
     srv_check_kind "$SERVER"
+    # A lab host runs the packages site.yml installs (Debian 12's).
+    [ "${SERVER_RELEASE:-$RELEASE_HOST}" = "$RELEASE_HOST" ] \
+        || die "SERVER_RELEASE=$SERVER_RELEASE: a lab's hosts run Debian 12's packages (SERVER_RELEASE=$RELEASE_HOST); the other releases run on the namespace testbed"
     case $NSD_BUILD in
         debian|rebuilt) ;;
         *) die "unknown NSD_BUILD=$NSD_BUILD (debian: /usr/sbin/nsd, backlog $NSD_DEBIAN_BACKLOG; rebuilt: make nsd-backlog, any backlog)" ;;

@@ -88,6 +88,9 @@ def lab_status($a):
    cgroups:"\($a.lab.hosts.server1.cgroup | rtrimstr("/server1"))/ROLE on each host",
    service:{ipv4:$a.s4, ipv6:$a.s6},
    server:({kind:$a.kind, name:$a.name, version:$h.server1.daemon_version, program:$a.prog,
+            # a lab's hosts run Debian 12's packages (lab_validate_server)
+            release:{name:"debian12", version:$h.server1.daemon_version, source:"debian bookworm package on the lab's hosts",
+                     build_options:null, running:null},
             workers:$a.sc, tcp_clients:$a.tc, tcp_timeout_s:$a.tt, minimal_responses:$a.minimal, udp_answer_max:$a.edns,
             listen_backlog:$a.backlog, listen_backlog_measured:($a.btsv | backlogs_from_tsv),
             # tls.ca_file is on this machine: exec carries it to a player.

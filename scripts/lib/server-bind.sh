@@ -5,10 +5,13 @@
 
 srv_bind_packages() { echo bind9 bind9-utils; }
 srv_bind_name() { echo "BIND 9"; }
-srv_bind_program() { echo /usr/sbin/named; }
+srv_bind_program() { release_program named /usr/sbin/named; }
 srv_bind_version_sed='s/^BIND \([^ ]*\).*/\1/p'
 srv_bind_version_cmd() { printf '%q -v' "$(srv_bind_program)"; }
-srv_bind_version() { named -v 2>&1 | sed -n "$srv_bind_version_sed" | head -n1; }
+srv_bind_version() { "$(srv_bind_program)" -v 2>&1 | sed -n "$srv_bind_version_sed" | head -n1; }
+# What prints the version and the build options (status .server.release).
+srv_bind_build_flag() { echo -V; }
+srv_bind_build_sed="s/^built by make with *//p"
 
 # BIND takes its backlog from tcp-listen-queue (the kernel caps it at the
 # namespace's somaxconn, which the testbed sets to the same value).
@@ -21,9 +24,9 @@ srv_bind_zone_stanza() { printf 'zone "%s" { type primary; file "%s/%s"; };\n' "
 # The daemon's command lines for DIR (srv_host_env; a lab host's rb-server
 # runs the same): check, prepare, start, the counters (the statistics
 # channel on the server's address ADDR4).
-srv_bind_check_cmd() { printf 'named-checkconf -z %q' "$1/server.conf"; }
+srv_bind_check_cmd() { printf '%q -z %q' "$(release_program named-checkconf /usr/bin/named-checkconf)" "$1/server.conf"; }
 srv_bind_prepare_cmd() { echo true; }
-srv_bind_daemon_cmd() { printf 'named -c %q -n %q' "$1/server.conf" "$SERVER_WORKERS"; }
+srv_bind_daemon_cmd() { printf '%q -c %q -n %q' "$(srv_bind_program)" "$1/server.conf" "$SERVER_WORKERS"; }
 srv_bind_stats_cmd() { printf 'curl -s -m 2 %q' "http://$2:8053/json/v1/server"; }
 
 srv_bind_checkconf() { eval "$(srv_bind_check_cmd "$1")" 2>&1; }

@@ -4,10 +4,16 @@
 
 srv_knot_packages() { echo knot; }
 srv_knot_name() { echo "Knot DNS"; }
-srv_knot_program() { echo /usr/sbin/knotd; }
-srv_knot_version_sed='s/^knotd (Knot DNS), version //p'
+srv_knot_program() { release_program knotd /usr/sbin/knotd; }
+srv_knot_knotc() { release_program knotc /usr/sbin/knotc; }
+# 3.2: "knotd (Knot DNS), version 3.2.6"; 3.4: "knotd, Knot DNS 3.4.6".
+srv_knot_version_sed='s/^knotd\( (Knot DNS), version\|, Knot DNS\) //p'
 srv_knot_version_cmd() { printf '%q -V' "$(srv_knot_program)"; }
-srv_knot_version() { knotd -V 2>&1 | sed -n "$srv_knot_version_sed" | head -n1; }
+srv_knot_version() { "$(srv_knot_program)" -V 2>&1 | sed -n "$srv_knot_version_sed" | head -n1; }
+# What prints the version and the build options (status .server.release;
+# 3.2's -VV prints no build options).
+srv_knot_build_flag() { echo -VV; }
+srv_knot_build_sed='s/^ *Configure: //p'
 
 # Knot 3.2 passes a compiled-in backlog (TCP_BACKLOG_SIZE) to listen(); no
 # configuration item sets it. Measured with ss on Debian's knot 3.2.6: 10.
@@ -22,10 +28,10 @@ srv_knot_zone_stanza() { printf '  - domain: "%s"\n    file: "%s"\n' "$1" "$2"; 
 
 # The daemon's command lines for DIR (srv_host_env; a lab host's rb-server
 # runs the same): check, prepare, start, the counters.
-srv_knot_check_cmd() { printf 'knotc -c %q conf-check' "$1/server.conf"; }
+srv_knot_check_cmd() { printf '%q -c %q conf-check' "$(srv_knot_knotc)" "$1/server.conf"; }
 srv_knot_prepare_cmd() { printf 'mkdir -p %q && rm -f %q' "$1/db" "$1/knot.sock"; }
-srv_knot_daemon_cmd() { printf 'knotd -c %q -d' "$1/server.conf"; }
-srv_knot_stats_cmd() { printf 'knotc -s %q -t 2 stats' "$1/knot.sock"; }
+srv_knot_daemon_cmd() { printf '%q -c %q -d' "$(srv_knot_program)" "$1/server.conf"; }
+srv_knot_stats_cmd() { printf '%q -s %q -t 2 stats' "$(srv_knot_knotc)" "$1/knot.sock"; }
 
 srv_knot_checkconf() { eval "$(srv_knot_check_cmd "$1")" 2>&1; }
 
@@ -46,17 +52,27 @@ srv_knot_stats_parse() {
 srv_knot_stats_raw() {
     { eval "timeout 3 $(srv_knot_stats_cmd "$2" "$(role_addr4 "$1")")" 2>/dev/null || true; } | srv_knot_stats_parse
 }
+# Knot 3.4 counts DoT queries apart (request-protocol[tls4], [tls6]); 3.2
+# serves none (0).
 srv_knot_stats_jq='(to_entries) as $e
     | def sumk(re): [$e[] | select(.key | test(re)) | .value] | add // 0;
     {queries: sumk("^mod-stats\\.request-protocol\\["), udp: sumk("^mod-stats\\.request-protocol\\[udp"),
-     tcp: sumk("^mod-stats\\.request-protocol\\[tcp"), tls: null}'
+     tcp: sumk("^mod-stats\\.request-protocol\\[tcp"), tls: sumk("^mod-stats\\.request-protocol\\[tls")}'
 
 # DNS over TLS: Debian 12's Knot DNS 3.2 has no DoT server (knot.conf(5)
 # of 3.2.6 has no TLS listener: its key-file/cert-file are for DNS over
 # QUIC, on the XDP path only): SERVER_TLS=yes is refused, never served
-# over plain TCP instead.
+# over plain TCP instead. Knot 3.4 (SERVER_RELEASE=current) has one:
+# listen-tls, with the server section's key-file and cert-file.
 srv_knot_tls_check() {
-    die "SERVER_TLS=yes: Knot DNS $(srv_knot_version) (Debian 12) serves no DNS over TLS (only DNS over QUIC on XDP); use SERVER=nsd or SERVER=bind for DoT (docs/servers.md)"
+    local v; v=$(srv_knot_version)
+    [ "$(printf '%s\n' 3.4 "$v" | sort -V | head -n1)" = 3.4 ] \
+        || die "SERVER_TLS=yes: Knot DNS $v serves no DNS over TLS (only DNS over QUIC on XDP; DoT from 3.4: SERVER_RELEASE=current); use SERVER=nsd or SERVER=bind for DoT (docs/servers.md)"
 }
-srv_knot_tls_listen() { :; }
+srv_knot_tls_listen() {
+    local role=$1 dir=$2 port=$3
+    printf '    listen-tls: [ %s@%s, %s@%s, %s@%s, %s@%s ]\n' "$SERVICE4" "$port" "$SERVICE6" "$port" \
+        "$(role_addr4 "$role")" "$port" "$(role_addr6 "$role")" "$port"
+    printf '    key-file: "%s/server.key"\n    cert-file: "%s/server.pem"\n' "$dir" "$dir"
+}
 srv_knot_tls_block() { :; }

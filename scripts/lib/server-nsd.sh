@@ -10,12 +10,15 @@ srv_nsd_name() { echo NSD; }
 # srv_nsd_program [PROG]: nsd, nsd-checkconf or nsd-control of the NSD_BUILD in use.
 srv_nsd_program() {
     local prog=${1:-nsd}
-    if [ "${NSD_BUILD:-debian}" = rebuilt ]; then nsd_rebuilt_program "$prog"; else echo "$NSD_DEBIAN_DIR/$prog"; fi
+    if [ "${NSD_BUILD:-debian}" = rebuilt ]; then nsd_rebuilt_program "$prog"; else release_program "$prog" "$NSD_DEBIAN_DIR/$prog"; fi
 }
 
 srv_nsd_version_sed='s/^NSD version //p'
 srv_nsd_version_cmd() { printf '%q -v' "$(srv_nsd_program nsd)"; }
 srv_nsd_version() { "$(srv_nsd_program nsd)" -v 2>&1 | sed -n "$srv_nsd_version_sed" | head -n1; }
+# What prints the version and the build options (status .server.release).
+srv_nsd_build_flag() { echo -v; }
+srv_nsd_build_sed='s/^Configure line: //p'
 
 # srv_nsd_backlog_check N: N is a backlog this NSD build can listen with.
 srv_nsd_backlog_check() {

@@ -106,6 +106,8 @@ tcp_listen_backlogs() {
 # backend, whose hosts run them (srv_host_env). Config from
 # scripts/templates/<template>; docs/servers.md compares the settings.
 SERVER_KINDS="nsd knot bind"
+# Which release of each (SERVER_RELEASE): release_program gives its programs.
+. "$RB_TOP/scripts/lib/server-release.sh"
 . "$RB_TOP/scripts/lib/server-nsd.sh"
 . "$RB_TOP/scripts/lib/server-knot.sh"
 . "$RB_TOP/scripts/lib/server-bind.sh"
@@ -117,6 +119,8 @@ srv_check_kind() {
 
 # srv KIND FUNC ARGS...: the server module's function.
 srv() { local kind=$1 f=$2; shift 2; "srv_${kind}_$f" "$@"; }
+# srv_var KIND NAME: the server module's variable (version_sed, build_sed).
+srv_var() { local v="srv_${1}_$2"; printf '%s\n' "${!v}"; }
 
 srv_template() {
     case $1 in nsd) echo nsd.conf.in ;; knot) echo knot.conf.in ;; bind) echo named.conf.in ;; esac

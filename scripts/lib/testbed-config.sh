@@ -51,6 +51,7 @@ tb_defaults() {
     ZONES=${ZONES-}
     [ "$SERVER_CPU_PERIOD_US" != auto ] || SERVER_CPU_PERIOD_US=$(tb_cpu_default_period_us)
     srv_check_kind "$SERVER"
+    release_select "$SERVER_RELEASE"
     # Each server's own backlog unless one is asked for (NSD 256, Knot's
     # compiled-in 10, BIND's tcp-listen-queue set to NSD's 256).
     : "${SERVER_BACKLOG:=$(srv "$SERVER" default_backlog)}"
@@ -76,6 +77,9 @@ tb_validate_config() {
     tb_check_cpu_budget
     [ "$SERVER_TLS" = no ] || srv "$SERVER" tls_check
     [ "$SERVER" = nsd ] || [ "$NSD_BUILD" = debian ] || die "NSD_BUILD=$NSD_BUILD applies to SERVER=nsd only (SERVER=$SERVER)"
+    [ "$NSD_BUILD" = debian ] || [ "$SERVER_RELEASE" = "$RELEASE_HOST" ] \
+        || die "NSD_BUILD=$NSD_BUILD (NSD $NSD_UPSTREAM_VERSION rebuilt for its listen backlog) is a build of its own: SERVER_RELEASE=$SERVER_RELEASE runs its release's packaged NSD (NSD_BUILD=debian, backlog 256)"
+    release_check_prepared "$SERVER_RELEASE"
     srv "$SERVER" backlog_check "$SERVER_BACKLOG"
     tb_defences_check
     local prog; prog=$(srv "$SERVER" program)
@@ -120,6 +124,9 @@ tb_load_config() {
     [ -f "$TB_CONFIG" ] || die "testbed '$RB_PREFIX' is not up (scripts/testbed up)"
     # shellcheck disable=SC1090
     . "$TB_CONFIG"
+    # (a testbed brought up before SERVER_RELEASE existed ran Debian 12's)
+    : "${SERVER_RELEASE:=$RELEASE_HOST}"
+    release_select "$SERVER_RELEASE"
 }
 
 # ---------------------------------------------------------------- daemons and counters

@@ -7,8 +7,10 @@ tb_status_json() {
     tb_load_config
     # Tab-separated facts read in the one jq below: a jq per fact made a
     # status 0.3 s, and experiments ask for it after every point.
-    local role version backlogs_tsv="" procs_tsv
-    version=$(srv "$SERVER" version)
+    local role version backlogs_tsv="" procs_tsv release
+    # The release and version as the program says in server1's namespace.
+    release=$(release_status_json "$SERVER_RELEASE" "$SERVER" "$(tb_server_program)" "$(ns_of server1)" "$TB_STATE/server1/server.pid")
+    version=$(jq -r .version <<<"$release")
     for role in "${SERVER_ROLES[@]}"; do
         backlogs_tsv+=$(printf '%s\t%s' "$role" "$(tcp_listen_backlogs "$(ns_of "$role")" 53 2>/dev/null | awk '{ print $2 }' | sort -u | tr '\n' ' ')")$'\n'
     done
@@ -23,6 +25,7 @@ tb_status_json() {
         --arg twb "${PLAYER_TW_BUCKETS:-default}" --arg twv "$(nsx player1 sysctl -n net.ipv4.tcp_max_tw_buckets 2>/dev/null || echo)" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
         --arg ptsv "$procs_tsv" --argjson cpubudget "$(tb_cpu_budget_json)" --argjson defences "$(tb_defences_json)" \
+        --argjson release "$release" \
         --arg rtsv "$(tb_roles_tsv)" --arg bnf "$(nsx switch sysctl -n net.bridge.bridge-nf-call-iptables 2>/dev/null || true)" -L "$RB_TOP/scripts/lib" \
         'include "testbed-status"; netns_status($ARGS.named)'
 }

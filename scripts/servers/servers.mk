@@ -7,6 +7,11 @@
 #                           Output: scripts/servers/build/nsd-<version>/.
 #                           Needs the source from `make deps`.
 #   make nsd-backlog-clean  removes that build (not the fetched source).
+#   make servers-current    the current release of NSD, Knot DNS and BIND 9
+#                           (SERVER_RELEASE=current): Debian trixie's
+#                           packages unpacked into a cache entry outside the
+#                           clone (scripts/servers/prepare-release); a no-op
+#                           when the entry is there and whole.
 #
 # Not part of `make all` (about 40 s on 2 CPUs); `make check` builds it for its test.
 
@@ -14,7 +19,10 @@ include scripts/servers/nsd-source.conf
 NSD_REBUILT_DIR := scripts/servers/build/nsd-$(NSD_UPSTREAM_VERSION)
 NSD_SOURCE_DIR  := scripts/servers/build/src/nsd-$(NSD_UPSTREAM_VERSION)
 
-.PHONY: nsd-backlog nsd-backlog-clean
+.PHONY: nsd-backlog nsd-backlog-clean servers-current
+
+servers-current:
+	@nice scripts/servers/prepare-release current
 
 nsd-backlog: $(NSD_REBUILT_DIR)/nsd
 

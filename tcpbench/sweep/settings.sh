@@ -20,8 +20,7 @@ scale_settings() {
     TIMEOUT_MS=$TCP_TIMEOUT_MS WORKERS=$TCP_WORKERS TICK_US=$TCP_TICK_US RERUNS=$TCP_RERUNS
     TRANSPORT=$TCP_TRANSPORT TLS_RESUME=$TCP_TLS_RESUME TCPBENCH_EXTRA=$TCP_BENCH_EXTRA
     [ "$TRANSPORT" = tls ] || [ "$TLS_RESUME" = no ] || die "TCP_TLS_RESUME=yes needs TCP_TRANSPORT=tls"
-    [ "$TRANSPORT" = tcp ] || [ "${SERVER:-nsd}" != knot ] \
-        || die "TCP_TRANSPORT=tls with SERVER=knot: Knot DNS 3.2 (Debian 12) serves no DNS over TLS, so there is nothing to measure (SERVER=nsd or SERVER=bind)"
+    [ "$TRANSPORT" = tcp ] || exp_dot_check "TCP_TRANSPORT=tls with "
     local dflt=tcp
     [ "$TRANSPORT" = tcp ] || { dflt=tcp-dot; [ "$TLS_RESUME" = no ] || dflt=tcp-dot-resume; }
     : "${TCP_NAME:=$dflt}"
