@@ -30,7 +30,7 @@ def attack_table($s; $f):
      "highest step: asked, /s", "counted at the router, /s", "attack answered, /s", "amplification, bytes out / in", "legitimate availability",
      "legitimate median, ms", "legitimate " + p99_name + ", ms", "collateral client answered in full", "collateral slipped (TC)",
      "background answered", "server CPU, %"])
-  + ([$s.series | to_entries[] | .key as $i | .value as $ser | (($ser.steps | length) - 1) as $j
+  + ([$s.series // [] | to_entries[] | .key as $i | .value as $ser | (($ser.steps | length) - 1) as $j
       | "<tr><th>" + val($s; $f; ["series",$i,"server"]) + "</th><td>" + val($s; $f; ["series",$i,"defence_name"]) + "</td><td>"
         + val($s; $f; ["series",$i,"kind"]) + "</td><td>"
         + (if $ser.probe == null then nm
@@ -47,7 +47,7 @@ def attack_steps_table($s; $f):
   + head_row(["server", "defences", "attack", "asked, /s", "counted, /s", "answered, /s", "amplification", "legitimate availability",
               "median, ms", p99_name + ", ms",
               "collateral in full", "collateral slipped", "background answered", "server CPU, %"])
-  + ([$s.series | to_entries[] | .key as $i | .value.steps | to_entries[] | .key as $j
+  + ([$s.series // [] | to_entries[] | .key as $i | .value.steps | to_entries[] | .key as $j
       | "<tr><th>" + val($s; $f; ["series",$i,"server"]) + "</th><td>" + val($s; $f; ["series",$i,"defence"]) + "</td><td>"
         + val($s; $f; ["series",$i,"kind"]) + "</td>"
         + (attack_step_cells($s; $f; $i; $j) | map("<td>\(.)</td>") | join("")) + "</tr>"] | join(""))
@@ -94,8 +94,8 @@ def attack_held_clause($s; $f; $p; $x; $d):
 def attack_findings($b; $key):
   $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if $s == null or ($s.schema // null) != rules::attack_schema then [] else
-      [$s.effects | to_entries | group_by(.value.server)[] | . as $xs | $xs[0].value.server as $srv
-       | ([$s.amplification | to_entries[]
+      [$s.effects // [] | to_entries | group_by(.value.server)[] | . as $xs | $xs[0].value.server as $srv
+       | ([$s.amplification // [] | to_entries[]
            | select(.value.server == $srv and .value.kind == "reflection-dnskey" and (.value.median | type) == "number")]) as $amp
        | ([$xs[] | select(.value.kind == "syn-flood")] | first // null) as $syn
        | "Under attack, " + attack_server_name($srv) + "'s legitimate client kept " + rssac047_name + "'s thresholds with the defences on under "
@@ -124,6 +124,6 @@ def headline($b; $e): "";
 # latency_rows: a row per series: the legitimate client against the attack rate.
 def latency_rows($b; $e):
   [$b.exps[$e.name] | select(.summary != null) | .summary as $d | .file as $df
-   | $d.series | to_entries[] | select(.value.probe != null)
+   | $d.series // [] | to_entries[] | select(.value.probe != null)
    | {name: "under attack: \(.value.server), \(.value.kind), defences \(.value.defence)", s: $d, f: $df,
       path: ["series",.key,"probe"], unit: "attack packets/s"}];

@@ -31,6 +31,8 @@ lab_status_json() {
         --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --arg btsv "$backlogs_tsv" \
         --arg prog "$(srv "$SERVER" program | lab_host_paths server1)" --arg name "$(srv "$SERVER" name)" --argjson backlog "$SERVER_BACKLOG" \
         --arg build "$NSD_BUILD" --argjson tls "$(tb_tls_json)" \
+        --arg rrl "${SERVER_RRL:-off}" --argjson rrl_rate "${SERVER_RRL_RATE:-20}" --argjson rrl_slip "${SERVER_RRL_SLIP:-2}" \
+        --argjson rrl_p4 "${SERVER_RRL_PREFIX4:-24}" --argjson rrl_p6 "${SERVER_RRL_PREFIX6:-56}" \
         --arg ptsv "$procs_tsv" --arg rtsv "$(tb_roles_tsv)" -L "$RB_TOP/scripts/lib" \
         'include "lab"; lab_status($ARGS.named)'
 }

@@ -95,6 +95,12 @@ def lab_status($a):
             listen_backlog:$a.backlog, listen_backlog_measured:($a.btsv | backlogs_from_tsv),
             # tls.ca_file is on this machine: exec carries it to a player.
             tls:$a.tls,
+            # the same keys as the namespace testbed's (testbed-defences.sh); what
+            # a lab's hosts hold is not read back, and their SYN cookies are theirs
+            defences:{rrl:{on:($a.rrl == "on"), rate:$a.rrl_rate, slip:$a.rrl_slip, prefix4:$a.rrl_p4, prefix6:$a.rrl_p6,
+                           prefixes_fixed:($a.kind == "knot"), per_server_names:null},
+                      syncookies:{setting:"kernel", value:null},
+                      tcp_clients:$a.tc, tcp_timeout_s:$a.tt, tcp_per_server_names:null},
             cpu_budget:{budget:null, period_us:null, quota_us:null, controller:null, longest_pause_bound_us:0,
                         charged:"no budget: a lab's servers run without one"}}
            + (if $a.kind == "nsd" then {build:$a.build} else {} end)),
