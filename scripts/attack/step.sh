@@ -15,13 +15,17 @@ STEP_FLOOD_PID="" STEP_COLL_PID=""
 # step_generator_started: wait (at most 15 s) until kxdpgun runs in
 # player1's namespace; false when the flood ended (or failed) first.
 step_generator_started() {
-    local i p
-    for ((i = 0; i < 750; i++)); do
-        for p in $(ip netns pids "$(ns_of player1)" 2>/dev/null); do
-            [ "$(cat "/proc/$p/comm" 2>/dev/null)" = kxdpgun ] && return 0
+    local i p c ns
+    ns=$(ns_of player1)
+    # (every 50 ms, the comm read by the shell itself: the poll runs
+    # while the flood's snapshots are taken and should cost them nothing)
+    for ((i = 0; i < 300; i++)); do
+        for p in $(ip netns pids "$ns" 2>/dev/null); do
+            read -r c < "/proc/$p/comm" 2>/dev/null || continue
+            [ "$c" = kxdpgun ] && return 0
         done
         kill -0 "$STEP_FLOOD_PID" 2>/dev/null || return 1
-        sleep 0.02
+        sleep 0.05
     done
     return 1
 }
