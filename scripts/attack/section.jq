@@ -41,18 +41,6 @@ def attack_table($s; $f):
         + "</td>" + (attack_step_cells($s; $f; $i; $j) | map("<td>\(.)</td>") | join("")) + "</tr>"] | join(""))
   + "</table>";
 
-# attack_steps_table($s; $f): every step, in a details block.
-def attack_steps_table($s; $f):
-  "<details><summary>Every step</summary><table class=\"cmp\">"
-  + head_row(["server", "defences", "attack", "asked, /s", "counted, /s", "answered, /s", "amplification", "legitimate availability",
-              "median, ms", p99_name + ", ms",
-              "collateral in full", "collateral slipped", "background answered", "server CPU, %"])
-  + ([$s.series // [] | to_entries[] | .key as $i | .value.steps | to_entries[] | .key as $j
-      | "<tr><th>" + val($s; $f; ["series",$i,"server"]) + "</th><td>" + val($s; $f; ["series",$i,"defence"]) + "</td><td>"
-        + val($s; $f; ["series",$i,"kind"]) + "</td>"
-        + (attack_step_cells($s; $f; $i; $j) | map("<td>\(.)</td>") | join("")) + "</tr>"] | join(""))
-  + "</table></details>";
-
 def attack_section($b; $key; $heading):
   $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if ($e.dir_exists | not) then "" else
@@ -69,7 +57,8 @@ def attack_section($b; $key; $heading):
           + "), SYN cookies and a short TCP idle timeout. The collateral client asks from inside the victims' <span class=\"meta\">/24</span>, "
           + "the prefix RRL counts them by; "
           + "the background is the root trace from one address (as one busy resolver, which RRL limits too), answered share at the Listener.</p>"
-        + attack_steps_table($s; $f)
+        + "<p>Every step's figures (the attack asked and counted, answered, amplified; the legitimate, collateral and background clients; the "
+          + "server CPU; the servers' SYN counters): the data page.</p>"
       end)
     + "<details><summary>What is measured</summary><p>Random-subdomain floods (NXDOMAIN with NSEC proofs on the signed root) come from a player's "
       + "own block; reflections (<code>. DNSKEY</code>, <code>. ANY</code>) from spoofed victim addresses whose answers the router delivers to the "
