@@ -9,6 +9,8 @@
 # facts (kernel, CPUs, NIC, daemon version, SSH call overhead).
 lab_status_json() {
     tb_load_config
+    # (a lab brought up before the defences existed: their defaults)
+    tb_defences_defaults
     # Tab-separated facts, read in lab.jq with the namespace testbed's
     # readers (testbed-status.jq: procs_from_tsv, backlogs_from_tsv).
     local procs_tsv="" backlogs_tsv="" role up b
@@ -31,8 +33,8 @@ lab_status_json() {
         --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --arg btsv "$backlogs_tsv" \
         --arg prog "$(srv "$SERVER" program | lab_host_paths server1)" --arg name "$(srv "$SERVER" name)" --argjson backlog "$SERVER_BACKLOG" \
         --arg build "$NSD_BUILD" --argjson tls "$(tb_tls_json)" \
-        --arg rrl "${SERVER_RRL:-off}" --argjson rrl_rate "${SERVER_RRL_RATE:-20}" --argjson rrl_slip "${SERVER_RRL_SLIP:-2}" \
-        --argjson rrl_p4 "${SERVER_RRL_PREFIX4:-24}" --argjson rrl_p6 "${SERVER_RRL_PREFIX6:-56}" \
+        --arg rrl "$SERVER_RRL" --argjson rrl_rate "$SERVER_RRL_RATE" --argjson rrl_slip "$SERVER_RRL_SLIP" \
+        --argjson rrl_p4 "$SERVER_RRL_PREFIX4" --argjson rrl_p6 "$SERVER_RRL_PREFIX6" \
         --arg ptsv "$procs_tsv" --arg rtsv "$(tb_roles_tsv)" -L "$RB_TOP/scripts/lib" \
         'include "lab"; lab_status($ARGS.named)'
 }
