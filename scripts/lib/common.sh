@@ -36,7 +36,7 @@ last_error() {
 }
 
 need_root() {
-    [ "$(id -u)" -eq 0 ] || die "must run as root (network namespaces need CAP_NET_ADMIN)"
+    [ "$EUID" -eq 0 ] || die "must run as root (network namespaces need CAP_NET_ADMIN)"
 }
 
 # need_tools TOOL...: stop with the make-deps hint when one is not on PATH.
@@ -52,8 +52,9 @@ need_program() {
     [ -x "$1" ] || die "missing $1: run make"
 }
 
-# now_ns: monotonic-ish wall clock in nanoseconds (for durations only).
-now_ns() { date +%s%N; }
+# now_ns: monotonic-ish wall clock in nanoseconds (for durations only;
+# bash's own clock, to the microsecond: no process started).
+now_ns() { local t=$EPOCHREALTIME; echo "${t/./}000"; }
 
 # utc_stamp: the results directory name of a run.
 utc_stamp() { date -u +%Y%m%dT%H%M%SZ; }

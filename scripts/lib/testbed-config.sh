@@ -14,7 +14,12 @@
 # arguments): those of the testbed's settings table marked "up", with their
 # defaults and help (scripts/testbed.settings.json).
 TB_SETTINGS_TABLE="$RB_TOP/scripts/testbed.settings.json"
-TB_SETTINGS=$(jq -r '[.settings[] | select(.up) | .name] | join(" ")' "$TB_SETTINGS_TABLE")
+# tb_settings_names: sets TB_SETTINGS to their names, once (read when a
+# command needs them, not by every call of the testbed's command line).
+TB_SETTINGS=""
+tb_settings_names() {
+    [ -n "$TB_SETTINGS" ] || TB_SETTINGS=$(jq -r '[.settings[] | select(.up) | .name] | join(" ")' "$TB_SETTINGS_TABLE")
+}
 
 # tb_apply_profile FILE|"" KEY=VALUE...: the settings of an experiment's
 # profile: the file's KEY=VALUE lines, then the arguments, on top of the
@@ -22,6 +27,7 @@ TB_SETTINGS=$(jq -r '[.settings[] | select(.up) | .name] | join(" ")' "$TB_SETTI
 # one experiment exported cannot leak into the next.
 tb_apply_profile() {
     local file=$1 line key val v; shift
+    tb_settings_names
     for v in $TB_SETTINGS; do unset "$v"; done
     local lines=()
     if [ -n "$file" ]; then
@@ -107,6 +113,7 @@ tb_zone_dir() {
 }
 
 tb_save_config() {
+    tb_settings_names
     mkdir -p "$TB_STATE"
     {
         printf 'RB_PREFIX=%q\n' "$RB_PREFIX"

@@ -10,11 +10,20 @@
 # (precise scheduler time, not tick samples).
 tb_cgroup_root() {
     local mnt
-    mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+    mnt=$(cgroup2_mount)
     [ -n "$mnt" ] || die "no cgroup2 file system mounted (the testbed counts CPU per role with cgroup v2)"
     echo "$mnt/rootbench-$RB_PREFIX"
 }
 tb_cgroup_dir() { echo "$(tb_cgroup_root)/$1"; }
+
+# cgroup2_mount: where the cgroup2 file system is mounted, nothing when
+# it is not (read by bash: every testbed exec asks it).
+cgroup2_mount() {
+    local dev mnt type rest
+    while read -r dev mnt type rest; do
+        [ "$type" != cgroup2 ] || { echo "$mnt"; return 0; }
+    done < /proc/mounts
+}
 
 tb_create_cgroups() {
     local role
@@ -55,7 +64,7 @@ tb_remove_cgroups() {
 # controller limits the servers; fails when there is none.
 tb_cpu_controller() {
     local v2 v1
-    v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+    v2=$(cgroup2_mount)
     if [ -n "$v2" ] && grep -qw cpu "$v2/cgroup.subtree_control" 2>/dev/null; then echo "v2 $v2"; return 0; fi
     v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ { print $2; exit }' /proc/mounts)
     [ -n "$v1" ] && [ -w "$v1" ] && { echo "v1 $v1"; return 0; }

@@ -10,8 +10,20 @@
 tb_pid_running() {
     local state
     [[ $1 =~ ^[0-9]+$ ]] || return 1
-    state=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+    state=$(tb_pid_state "$1") || return 1
     [ -n "$state" ] && [[ $state != Z* ]]
+}
+
+# tb_pid_state PID: the process's state letter (R, S, T, Z, ...), as
+# ps -o stat= starts it, read from /proc/PID/stat (no process started:
+# the testbed asks this in its waiting loops); fails when there is no
+# such process. The state is the field after the command's name, which
+# is in parentheses and may itself hold spaces or parentheses.
+tb_pid_state() {
+    local line
+    { read -r line < "/proc/$1/stat"; } 2>/dev/null || return 1
+    line=${line##*) }
+    echo "${line%% *}"
 }
 
 # tb_pid_alive PIDFILE: the process the file names is running.
@@ -95,7 +107,7 @@ tb_server_program() { srv "$SERVER" program; }
 tb_server_stats_json() {
     local pid state=""
     pid=$(cat "$TB_STATE/$1/server.pid" 2>/dev/null) || pid=""
-    [[ $pid =~ ^[0-9]+$ ]] && state=$(ps -o stat= -p "$pid" 2>/dev/null || true)
+    [[ $pid =~ ^[0-9]+$ ]] && state=$(tb_pid_state "$pid" || true)
     if [[ $state == T* ]]; then echo '{}'; return 0; fi
     srv_stats_json "$SERVER" "$1" "$TB_STATE/$1"
 }

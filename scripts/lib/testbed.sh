@@ -33,7 +33,12 @@ ns_exists() { [ -e "/run/netns/$1" ]; }
 tb_is_up() { [ -f "$TB_CONFIG" ] && ns_exists "$(ns_of router)"; }
 
 # tb_is_lab: the prefix's state is a lab's (its config says BACKEND=lab).
-tb_is_lab() { [ -f "$TB_CONFIG" ] && grep -q '^BACKEND=lab$' "$TB_CONFIG"; }
+tb_is_lab() {
+    local line
+    [ -f "$TB_CONFIG" ] || return 1
+    while IFS= read -r line; do [ "$line" != BACKEND=lab ] || return 0; done < "$TB_CONFIG"
+    return 1
+}
 
 # ---------------------------------------------------------------- helpers
 
@@ -50,10 +55,10 @@ in_ns() {
     budget=$(tb_cpu_budget_dir "$role")
     [ "$budget" != "$cg" ] || budget=""
     # Into the cgroups first: `ip netns exec` remounts /sys, which hides the
-    # cgroup file system from the command it runs.
-    # shellcheck disable=SC2016
-    bash -c 'echo $$ > "$1/cgroup.procs" && { [ -z "$2" ] || echo $$ > "$2/cgroup.procs"; } && shift 2 && exec "$@"' \
-        in_ns "$cg" "$budget" ip netns exec "$(ns_of "$role")" taskset -c "$(cpus_of "$role")" "$@"
+    # cgroup file system from the command it runs. A subshell, not a new
+    # bash: it joins them and becomes the command.
+    ( echo "$BASHPID" > "$cg/cgroup.procs" && { [ -z "$budget" ] || echo "$BASHPID" > "$budget/cgroup.procs"; } \
+        && exec ip netns exec "$(ns_of "$role")" taskset -c "$(cpus_of "$role")" "$@" )
 }
 
 . "$RB_TOP/scripts/lib/testbed-cpu.sh"
