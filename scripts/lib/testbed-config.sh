@@ -173,9 +173,14 @@ tb_counters_ruleset() {
     # Listener counts), counted apart too (and in dns_udp_queries).
     # dns_udp_answers: the UDP answers (from port 53) it forwards toward
     # the client VLAN, those to the probe, the collateral client and the
-    # Listener (which counts its own) left out.
+    # Listener (which counts its own) left out. DNS over QUIC (UDP 853):
+    # dns_quic_datagrams, every datagram toward a server; dns_quic_initials,
+    # those led by a long-header Initial packet (first byte 1100xxxx, not
+    # header-protected): a client sends one to three per connection (its
+    # first flight, its Initial ACK beside its Handshake), so they bound
+    # the connections begun from above, never count them.
     router)
-        local p4 p6 x4 x6 a4 a6 c4="" c6="" syn="tcp dport 53 tcp flags & (syn | ack) == syn"
+        local p4 p6 x4 x6 a4 a6 c4="" c6="" syn="tcp dport 53 tcp flags & (syn | ack) == syn" ini="udp dport 853 @th,64,8 & 0xf0 == 0xc0"
         # the probe's address and its source block, the collateral block (none on a lab)
         p4="$(role_addr4 probe)$(probe_block4 2>/dev/null | sed 's/^/, /')"
         p6="$(role_addr6 probe)$(probe_block6 2>/dev/null | sed 's/^/, /')"
@@ -185,7 +190,7 @@ tb_counters_ruleset() {
         a4="{ $p4${c4:+, $c4}, $(role_addr4 listener) }"; a6="{ $p6${c6:+, $c6}, $(role_addr6 listener) }"
         p4="{ $p4 }"; p6="{ $p6 }"
         tb_counters_table forward dns_udp_queries dns_tcp_syns probe_udp_queries probe_tcp_syns dns_udp_answers \
-            trace_udp_queries collateral_udp_queries -- \
+            trace_udp_queries collateral_udp_queries dns_quic_datagrams dns_quic_initials -- \
         "ip saddr != $x4 ip daddr $SERVICE4 udp dport 53 counter name dns_udp_queries" \
         "ip6 saddr != $x6 ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_queries" \
         "ip saddr $(role_addr4 listener) ip daddr $SERVICE4 udp dport 53 counter name trace_udp_queries" \
@@ -196,6 +201,10 @@ tb_counters_ruleset() {
         "oifname ethc ip6 daddr != $a6 udp sport 53 counter name dns_udp_answers" \
         "ip saddr != $x4 $syn counter name dns_tcp_syns" \
         "ip6 saddr != $x6 $syn counter name dns_tcp_syns" \
+        "ip saddr != $x4 udp dport 853 counter name dns_quic_datagrams" \
+        "ip6 saddr != $x6 udp dport 853 counter name dns_quic_datagrams" \
+        "ip saddr != $x4 $ini counter name dns_quic_initials" \
+        "ip6 saddr != $x6 $ini counter name dns_quic_initials" \
         "ip saddr $p4 udp dport 53 counter name probe_udp_queries" \
         "ip6 saddr $p6 udp dport 53 counter name probe_udp_queries" \
         "ip saddr $p4 $syn counter name probe_tcp_syns" \
