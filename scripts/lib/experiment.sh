@@ -45,6 +45,17 @@ exp_doq_check() {
         || die "${1:-}SERVER=${SERVER:-nsd} SERVER_RELEASE=${SERVER_RELEASE:-debian12}: only Knot DNS 3.4 (SERVER=knot SERVER_RELEASE=current) serves DNS over QUIC on the testbed (NSD and BIND serve none, Knot 3.2 on the XDP path only): nothing to measure"
 }
 
+# exp_doq_wanted SETTING: whether DNS over QUIC is measured (yes or no) for
+# SETTING auto (when the server serves it), yes (required: refused for a
+# server that cannot) or no.
+exp_doq_wanted() {
+    case $1 in
+        no) echo no ;;
+        yes) exp_doq_check "DOT_QUIC=yes with "; echo yes ;;
+        *) if [ "${SERVER:-nsd}" = knot ] && [ "${SERVER_RELEASE:-debian12}" != debian12 ]; then echo yes; else echo no; fi ;;
+    esac
+}
+
 # exp_testbed_json: the running testbed's configuration (status --json).
 exp_testbed_json() { "$RB_TOP/scripts/testbed" status --json; }
 

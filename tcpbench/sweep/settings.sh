@@ -55,8 +55,9 @@ settings_json() {
         --argjson cap "$PLAYER_CAP" --argjson nofile "${NOFILE_HARD/unlimited/0}" \
         --argjson burst "$MAX_BURST" --argjson backlog "$BACKLOG" --argjson sample "$SAMPLE_MS" \
         --arg q "$QUERIES" --argjson cf "$COLLAPSE_FRAC" --arg resume "$TLS_RESUME" --argjson charge "$(charge_settings_json)" \
-        --arg gen "$TCP_GENERATOR" --arg genv "$(if [ "$TCP_GENERATOR" = kxdpgun ]; then echo "$KXG_TCP_VERSION"; else echo "tcpbench (rootbench)"; fi)" '
-        {scale:$scale, generator:{name:$gen, version:$genv}, cpu_charge:$charge} + $declared
+        --arg gen "$TCP_GENERATOR" --arg genv "$(if [ "$TCP_GENERATOR" = kxdpgun ]; then echo "$KXG_TCP_VERSION"; else echo "tcpbench (rootbench)"; fi)" \
+        --arg genp "$(if [ "$TCP_GENERATOR" = kxdpgun ]; then kxg_program; else echo "$TCPBENCH"; fi)" '
+        {scale:$scale, generator:{name:$gen, version:$genv, program:$genp}, cpu_charge:$charge} + $declared
         + {tls_resume:(if $declared.transport != "tcp" then ($resume == "yes") else null end),
          max_burst:$burst, rlimit_nofile_hard:$nofile, max_rate_per_player:$cap, backlog:$backlog,
          sample_interval_ms:$sample, collapse_fraction:$cf,
