@@ -43,7 +43,8 @@ def dot_section($b; $key; $heading):
         + "<p>A knee the verdict does not give to the server is the rig's: on this machine the generator makes its side of every handshake on the client CPU, "
           + "so a generator-limited sweep says what the rig could offer, not what the server can do. Under a server CPU budget (SERVER_CPU) the server is "
           + "made the bottleneck; its handshakes per CPU are the handled rate at the knee over the server CPU's busy share then (docs/tcp.md), a projection "
-          + "to a whole CPU, not a measurement. Each sweep's points and verdict evidence: the data page and <code>dot/full</code>, <code>dot/resume</code>, <code>dot/doq</code>, <code>dot/doq-resume</code>.</p>"
+          + "to a whole CPU, not a measurement. Each sweep's points and verdict evidence: the data page and <code>dot/full</code>, <code>dot/resume</code>, "
+          + "<code>dot/doq</code>, <code>dot/doq-resume</code>.</p>"
         + "<h3>Bytes on the wire per query</h3>"
         + (if ($s.bytes.cases | type) != "array" then "<p class=\"nm\">The bytes were not measured in this run.</p>"
            else
@@ -71,7 +72,7 @@ def dot_section($b; $key; $heading):
       + "rules as the TCP experiment say where the first work was lost and whether the server or the rig caused it. It runs once with a full handshake per "
       + "connection and once with session resumption. Beside it, the bytes on the wire per query over UDP, plain TCP and DoT, from the switch's SNMP octet "
       + "counters at a fixed modest rate, with one or several queries per connection: what TLS adds to every query. With Knot DNS 3.4 the same sweep and "
-      + "bytes over DNS over QUIC (UDP 853, kxdpgun): a full handshake per connection, and resumed with the query as 0-RTT data.</p></details>"
+      + "bytes over DNS over QUIC (QUIC over UDP, sent by kxdpgun): a full handshake per connection, and resumed with the query as 0-RTT data.</p></details>"
     + more_link($key; $e)
     + "</section>"
   end;
