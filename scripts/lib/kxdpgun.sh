@@ -31,15 +31,30 @@
 #                                only, 2 handshake then nothing, ...; its
 #                                man page): kxdpgun makes each handshake
 #                                itself, so SOURCES routes back to ROLE, or
-#                                (mode 1) to where its SYN-ACKs may go
+#                                (mode 1) to where its SYN-ACKs may go;
+#                                quic (-U, to UDP port 853: a QUIC connection
+#                                per query, its TLS session resumed from an
+#                                earlier one's ticket), quic:0 (--quic=0: a
+#                                full handshake each) and quic:R (--quic=R:
+#                                connections kept, a query per stream): as
+#                                tcp, SOURCES routes back to ROLE
 #   kxg_detach ROLE [IFACE]      the XDP program off ROLE's interface (a run
 #                                killed before it detached it leaves it there,
 #                                where it would take the next run's packets)
 #   kxg_tcp_counts OUT           "SYNS ESTABLISHED REPLIES CLOSED" from a TCP
-#                                run's output (nothing when it has none)
+#                                run's output, "INITIALS HANDSHAKES REPLIES -"
+#                                from a QUIC run's (its full handshakes:
+#                                a resumed one is not counted there);
+#                                nothing when it has none
 #   kxg_sent_agrees COUNTED      kxdpgun's own count within 1 % (and 10
 #                                packets) of COUNTED, else 1 with KXG_DISAGREES
 #   kxg_version                  "kxdpgun 3.2.6" (its -V)
+#   kxg_program                  the kxdpgun that runs: the release's with
+#                                SERVER_RELEASE=current (3.4.6: its QUIC
+#                                completes handshakes with Knot 3.4; Debian
+#                                12's 3.2.6 is built without QUIC), else
+#                                the host's (KXG_RELEASE, when set, is
+#                                the release instead of SERVER_RELEASE)
 #   kxg_window SECONDS           the seconds from kxdpgun's start to the end
 #                                of a SECONDS-long sending: it sleeps
 #                                KXG_LEAD_S before its first query (a fixed
@@ -47,6 +62,9 @@
 #                                watches its load (perf on the servers'
 #                                CPUs) watches that long
 # Source after common.sh and target.sh; TESTBED is scripts/testbed.
+
+# (the release's programs: release_program)
+. "$RB_TOP/scripts/lib/server-release.sh"
 
 kxg_query_file() {
     awk '{ f = ""
@@ -59,11 +77,18 @@ kxg_query_file() {
 KXG_LEAD_S=1.1
 kxg_window() { awk -v s="$1" -v l="$KXG_LEAD_S" 'BEGIN { print s + l }'; }
 
-kxg_version() { kxdpgun -V 2>&1 | sed -n '1s/, version//p'; }
+kxg_program() {
+    local rel=${KXG_RELEASE:-${SERVER_RELEASE:-debian12}}
+    if [ "$rel" = debian12 ]; then command -v kxdpgun || echo kxdpgun
+    else SERVER_RELEASE=$rel release_program kxdpgun /usr/sbin/kxdpgun; fi
+}
+# 3.2: "kxdpgun (Knot DNS), version 3.2.6"; 3.4: "kxdpgun, Knot DNS 3.4.6".
+kxg_version() { "$(kxg_program)" -V 2>&1 | sed -n '1s/^kxdpgun\( (Knot DNS), version\|, Knot DNS\) /kxdpgun /p'; }
 
 kxg_run() {
-    local role=$1 target=$2 sources=$3 rate=$4 secs=$5 qfile=$6 out=$7 proto=${8:-udp} iface limit mode=()
-    need_tools kxdpgun
+    local role=$1 target=$2 sources=$3 rate=$4 secs=$5 qfile=$6 out=$7 proto=${8:-udp} iface limit mode=() prog
+    prog=$(kxg_program)
+    [ -x "$prog" ] || need_tools kxdpgun
     target_guard "$target" "$sources"
     [[ $rate =~ ^[1-9][0-9]*$ ]] || die "kxdpgun: rate '$rate' is not a positive integer"
     [[ $secs =~ ^[1-9][0-9]*$ ]] || die "kxdpgun: duration '$secs' is not a whole number of seconds"
@@ -71,17 +96,20 @@ kxg_run() {
         udp) mode=(-r) ;; udp-recv) ;; tcp) mode=(-T) ;;
         # (0 is QUIC's only; 4 and 6 are none)
         tcp:[1235789]) mode=("--tcp=${proto#tcp:}") ;;
-        *) die "kxg_run: mode '$proto' (udp, udp-recv, tcp, or tcp:N with N one of kxdpgun's TCP debug modes 1 2 3 5 7 8 9)" ;;
+        quic) mode=(-U) ;; quic:[0R]) mode=("--quic=${proto#quic:}") ;;
+        *) die "kxg_run: mode '$proto' (udp, udp-recv, tcp, tcp:N with N one of kxdpgun's TCP debug modes 1 2 3 5 7 8 9, quic, quic:0, quic:R)" ;;
     esac
     iface=$("$TESTBED" iface "$role")
-    limit=$((secs + 10))
+    # (QUIC: kxdpgun waits 4 s for the last answers, and --quic=R longer
+    # for its kept connections)
+    limit=$((secs + 10)); case $proto in quic*) limit=$((secs + 25)) ;; esac
     KXG_RC=0
     KXG_ARGS=(-t "$secs" -Q "$rate" -i "$qfile" -I "$iface" -l "$sources" "${mode[@]}" "$target")
     # timeout --foreground keeps kxdpgun in our process group: Ctrl-C stops it too.
-    "$TESTBED" exec "$role" -- timeout --foreground "$limit" kxdpgun "${KXG_ARGS[@]}" > "$out" 2>&1 || KXG_RC=$?
+    "$TESTBED" exec "$role" -- timeout --foreground "$limit" "$prog" "${KXG_ARGS[@]}" > "$out" 2>&1 || KXG_RC=$?
     kxg_detach "$role" "$iface"
     case $proto in
-    tcp*)
+    tcp*|quic*)
         KXG_SENT=$(kxg_tcp_counts "$out" | awk '{ print $1 }')
         KXG_RECEIVED=$(kxg_tcp_counts "$out" | awk '{ print $3 }') ;;
     *)
@@ -97,7 +125,9 @@ kxg_detach() {
 kxg_tcp_counts() {
     awk '$1 == "total" && $3 ~ /^[0-9]+$/ { n[$2] = $3 }
          END { if (("SYNs:" in n) && ("established:" in n) && ("replies:" in n) && ("closed:" in n))
-                   print n["SYNs:"], n["established:"], n["replies:"], n["closed:"] }' "$1"
+                   print n["SYNs:"], n["established:"], n["replies:"], n["closed:"]
+               else if (("initials:" in n) && ("handshakes:" in n) && ("replies:" in n))
+                   print n["initials:"], n["handshakes:"], n["replies:"], "-" }' "$1"
 }
 
 kxg_sent_agrees() {

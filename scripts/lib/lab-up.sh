@@ -78,6 +78,7 @@ lab_validate_server() {
         no) ;;
         *) die "SERVER_TLS=$SERVER_TLS must be yes or no (DNS over TLS on port $TB_TLS_PORT)" ;;
     esac
+    [ "${SERVER_QUIC:-no}" = no ] || die "SERVER_QUIC=$SERVER_QUIC: DNS over QUIC is a namespace testbed setting (a lab's servers are rendered without it)"
 }
 
 # lab_render DIR: every server's configuration for the current settings,

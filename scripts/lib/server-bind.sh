@@ -59,3 +59,5 @@ srv_bind_tls_listen() {
 srv_bind_tls_block() {
     printf 'tls rootbench-tls {\n    key-file "%s/server.key";\n    cert-file "%s/server.pem";\n};\n' "$2" "$2"
 }
+# DNS over QUIC: BIND 9 serves none (SERVER_QUIC=yes refused).
+srv_bind_quic_check() { die "SERVER_QUIC=yes: BIND 9 serves no DNS over QUIC (version $(srv_bind_version)); Knot DNS 3.4 does: SERVER=knot SERVER_RELEASE=current (docs/servers.md)"; }

@@ -52,12 +52,13 @@ srv_knot_stats_parse() {
 srv_knot_stats_raw() {
     { eval "timeout 3 $(srv_knot_stats_cmd "$2" "$(role_addr4 "$1")")" 2>/dev/null || true; } | srv_knot_stats_parse
 }
-# Knot 3.4 counts DoT queries apart (request-protocol[tls4], [tls6]); 3.2
-# serves none (0).
+# Knot 3.4 counts DoT and DoQ queries apart (request-protocol[tls4], [tls6],
+# [quic4], [quic6]); 3.2 serves neither (0).
 srv_knot_stats_jq='(to_entries) as $e
     | def sumk(re): [$e[] | select(.key | test(re)) | .value] | add // 0;
     {queries: sumk("^mod-stats\\.request-protocol\\["), udp: sumk("^mod-stats\\.request-protocol\\[udp"),
-     tcp: sumk("^mod-stats\\.request-protocol\\[tcp"), tls: sumk("^mod-stats\\.request-protocol\\[tls")}'
+     tcp: sumk("^mod-stats\\.request-protocol\\[tcp"), tls: sumk("^mod-stats\\.request-protocol\\[tls"),
+     quic: sumk("^mod-stats\\.request-protocol\\[quic")}'
 
 # DNS over TLS: Debian 12's Knot DNS 3.2 has no DoT server (knot.conf(5)
 # of 3.2.6 has no TLS listener: its key-file/cert-file are for DNS over
@@ -76,3 +77,21 @@ srv_knot_tls_listen() {
     printf '    key-file: "%s/server.key"\n    cert-file: "%s/server.pem"\n' "$dir" "$dir"
 }
 srv_knot_tls_block() { :; }
+
+# DNS over QUIC (SERVER_QUIC=yes): Knot 3.3 and later serve it on ordinary
+# UDP sockets (listen-quic), when built with QUIC (libngtcp2: Debian
+# trixie's 3.4.6 is; --enable-quic=auto in its -VV); Debian 12's 3.2.6
+# serves DoQ on the XDP path only, which the testbed does not run.
+srv_knot_quic_check() {
+    local v; v=$(srv_knot_version)
+    [ "$(printf '%s\n' 3.3 "$v" | sort -V | head -n1)" = 3.3 ] \
+        || die "SERVER_QUIC=yes: Knot DNS $v serves DNS over QUIC on the XDP path only (listen-quic on sockets from 3.3: SERVER_RELEASE=current) (docs/servers.md)"
+}
+# srv_knot_quic_listen ROLE DIR PORT TLS: listen-quic on the service and
+# the role's addresses; the key and certificate unless TLS=yes gave them.
+srv_knot_quic_listen() {
+    local role=$1 dir=$2 port=$3 tls=$4
+    printf '    listen-quic: [ %s@%s, %s@%s, %s@%s, %s@%s ]\n' "$SERVICE4" "$port" "$SERVICE6" "$port" \
+        "$(role_addr4 "$role")" "$port" "$(role_addr6 "$role")" "$port"
+    [ "$tls" = yes ] || printf '    key-file: "%s/server.key"\n    cert-file: "%s/server.pem"\n' "$dir" "$dir"
+}

@@ -79,3 +79,5 @@ srv_nsd_tls_listen() {
     printf '    tls-port: %s\n    tls-service-key: "%s/server.key"\n    tls-service-pem: "%s/server.pem"\n' "$port" "$dir" "$dir"
 }
 srv_nsd_tls_block() { :; }
+# DNS over QUIC: NSD serves none (SERVER_QUIC=yes refused).
+srv_nsd_quic_check() { die "SERVER_QUIC=yes: NSD serves no DNS over QUIC (version $(srv_nsd_version)); Knot DNS 3.4 does: SERVER=knot SERVER_RELEASE=current (docs/servers.md)"; }

@@ -1,14 +1,16 @@
 # testbed-config.sh: what both testbed backends share (the namespace
 # testbed, scripts/lib/testbed.sh, and a real lab, scripts/lib/lab.sh):
 # the settings `up` takes, their defaults, checks and saved copy; the
-# server daemons' configuration, TLS certificates and the check that a
-# daemon answers; the nftables counters and how they are read. Sourced by
-# testbed.sh; building, lifecycle and status are each backend's own.
+# server daemons' configuration and the check that a daemon answers (over
+# DoT and DoQ: testbed-tls.sh); the nftables counters and how they are
+# read. Sourced by testbed.sh; building, lifecycle and status are each
+# backend's own.
 
 # ---------------------------------------------------------------- settings
 
 . "$RB_TOP/scripts/lib/settings.sh"
 . "$RB_TOP/scripts/lib/testbed-defences.sh"
+. "$RB_TOP/scripts/lib/testbed-tls.sh"
 
 # Every setting `up` takes (environment, or a profile and KEY=VALUE
 # arguments): those of the testbed's settings table marked "up", with their
@@ -82,6 +84,7 @@ tb_validate_config() {
     done
     tb_check_cpu_budget
     [ "$SERVER_TLS" = no ] || srv "$SERVER" tls_check
+    [ "$SERVER_QUIC" = no ] || srv "$SERVER" quic_check
     [ "$SERVER" = nsd ] || [ "$NSD_BUILD" = debian ] || die "NSD_BUILD=$NSD_BUILD applies to SERVER=nsd only (SERVER=$SERVER)"
     [ "$NSD_BUILD" = debian ] || [ "$SERVER_RELEASE" = "$RELEASE_HOST" ] \
         || die "NSD_BUILD=$NSD_BUILD (NSD $NSD_UPSTREAM_VERSION rebuilt for its listen backlog) is a build of its own: SERVER_RELEASE=$SERVER_RELEASE runs its release's packaged NSD (NSD_BUILD=debian, backlog 256)"
@@ -179,9 +182,14 @@ tb_counters_ruleset() {
     # Listener counts), counted apart too (and in dns_udp_queries).
     # dns_udp_answers: the UDP answers (from port 53) it forwards toward
     # the client VLAN, those to the probe, the collateral client and the
-    # Listener (which counts its own) left out.
+    # Listener (which counts its own) left out. DNS over QUIC (UDP 853):
+    # dns_quic_datagrams, every datagram toward a server; dns_quic_initials,
+    # those led by a long-header Initial packet (first byte 1100xxxx, not
+    # header-protected): a client sends one to three per connection (its
+    # first flight, its Initial ACK beside its Handshake), so they bound
+    # the connections begun from above, never count them.
     router)
-        local p4 p6 x4 x6 a4 a6 c4="" c6="" syn="tcp dport 53 tcp flags & (syn | ack) == syn"
+        local p4 p6 x4 x6 a4 a6 c4="" c6="" syn="tcp dport 53 tcp flags & (syn | ack) == syn" ini="udp dport 853 @th,64,8 & 0xf0 == 0xc0"
         # the probe's address and its source block, the collateral block (none on a lab)
         p4="$(role_addr4 probe)$(probe_block4 2>/dev/null | sed 's/^/, /')"
         p6="$(role_addr6 probe)$(probe_block6 2>/dev/null | sed 's/^/, /')"
@@ -191,7 +199,7 @@ tb_counters_ruleset() {
         a4="{ $p4${c4:+, $c4}, $(role_addr4 listener) }"; a6="{ $p6${c6:+, $c6}, $(role_addr6 listener) }"
         p4="{ $p4 }"; p6="{ $p6 }"
         tb_counters_table forward dns_udp_queries dns_tcp_syns probe_udp_queries probe_tcp_syns dns_udp_answers \
-            trace_udp_queries collateral_udp_queries -- \
+            trace_udp_queries collateral_udp_queries dns_quic_datagrams dns_quic_initials -- \
         "ip saddr != $x4 ip daddr $SERVICE4 udp dport 53 counter name dns_udp_queries" \
         "ip6 saddr != $x6 ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_queries" \
         "ip saddr $(role_addr4 listener) ip daddr $SERVICE4 udp dport 53 counter name trace_udp_queries" \
@@ -202,6 +210,10 @@ tb_counters_ruleset() {
         "oifname ethc ip6 daddr != $a6 udp sport 53 counter name dns_udp_answers" \
         "ip saddr != $x4 $syn counter name dns_tcp_syns" \
         "ip6 saddr != $x6 $syn counter name dns_tcp_syns" \
+        "ip saddr != $x4 udp dport 853 counter name dns_quic_datagrams" \
+        "ip6 saddr != $x6 udp dport 853 counter name dns_quic_datagrams" \
+        "ip saddr != $x4 $ini counter name dns_quic_initials" \
+        "ip6 saddr != $x6 $ini counter name dns_quic_initials" \
         "ip saddr $p4 udp dport 53 counter name probe_udp_queries" \
         "ip6 saddr $p6 udp dport 53 counter name probe_udp_queries" \
         "ip saddr $p4 $syn counter name probe_tcp_syns" \
@@ -261,6 +273,10 @@ tb_render_server_conf() {
         tls_listen=$(srv "$SERVER" tls_listen "$role" "$TB_TLS_DIR" "$TB_TLS_PORT")
         tls_block=$(srv "$SERVER" tls_block "$role" "$TB_TLS_DIR" "$TB_TLS_PORT")
     fi
+    # DNS over QUIC (Knot 3.4 only: quic_check refused the others), on
+    # the same port and certificate as DoT; its key lines once
+    [ "$SERVER_QUIC" = no ] \
+        || tls_listen+="${tls_listen:+$'\n'}$(srv "$SERVER" quic_listen "$role" "$TB_TLS_DIR" "$TB_TLS_PORT" "$SERVER_TLS")"
     sed -e "s|@ROLE@|$role|g" -e "s|@SERVICE4@|$SERVICE4|g" -e "s|@SERVICE6@|$SERVICE6|g" \
         -e "s|@ADDR4@|$(role_addr4 "$role")|g" -e "s|@ADDR6@|$(role_addr6 "$role")|g" \
         -e "s|@WORKERS@|$SERVER_WORKERS|g" -e "s|@REUSEPORT@|$yn|g" \
@@ -278,28 +294,6 @@ tb_render_server_conf() {
     printf '# server: %s %s (%s), listen backlog %s\n' "$SERVER" "$(srv "$SERVER" version)" "$(tb_server_program)" "$SERVER_BACKLOG"
 }
 
-# tb_make_tls_certs: the testbed's CA and server certificate (SERVER_TLS=yes),
-# for the service addresses and both servers' own.
-tb_make_tls_certs() {
-    tls_make_certs "$TB_TLS_DIR" "$TLS_SERVICE_NAME" \
-        "$SERVICE4" "$SERVICE6" "$(role_addr4 server1)" "$(role_addr6 server1)" \
-        "$(role_addr4 server2)" "$(role_addr6 server2)"
-}
-
-# tb_server_answers_tls ROLE: with SERVER_TLS=yes, the server answers SOA
-# over TLS on its own address, its certificate verified against the
-# testbed's CA (dig +tls, within 5 s); dies with its log otherwise.
-tb_server_answers_tls() {
-    [ "$SERVER_TLS" = yes ] || return 0
-    local i
-    for i in $(seq 50); do
-        nsx "$1" dig +tls +tls-ca="$TB_TLS_DIR/ca.pem" +tls-hostname="$TLS_SERVICE_NAME" -p "$TB_TLS_PORT" \
-            +time=1 +tries=1 +short @"$(role_addr4 "$1")" . SOA 2>/dev/null | grep -q '^[^;]' && return 0
-        sleep 0.1
-    done
-    tb_server_fail "$1" "$SERVER does not answer DNS over TLS on port $TB_TLS_PORT (SERVER_TLS=yes)"
-}
-
 # An answer is a line of +short's output that does not start with ';': dig
 # prints its errors on standard output too, and exits 0 after a failed TLS
 # handshake or certificate check. The daemon must answer on its own
@@ -311,15 +305,6 @@ tb_server_answers() {
     for a in "$(role_addr4 "$1")" "$SERVICE4"; do
         nsx "$1" dig +time=1 +tries=1 +short @"$a" . SOA 2>/dev/null | grep -q '^[^;]' || return 1
     done
-}
-
-# tb_tls_json: status --json's .server.tls: the DoT port, the CA file
-# (what tcpbench --tls-ca verifies with), the name and the certificate;
-# null with SERVER_TLS=no.
-tb_tls_json() {
-    [ "${SERVER_TLS:-no}" = yes ] || { echo null; return 0; }
-    jq -n -c --argjson port "$TB_TLS_PORT" --arg dir "$TB_TLS_DIR" --arg name "$TLS_SERVICE_NAME" \
-        '{port:$port, ca_file:($dir + "/ca.pem"), name:$name, certificate:($dir + "/server.pem")}'
 }
 
 # tb_roles_tsv: a line per role: role, IPv4, IPv6, client block v4, v6

@@ -170,7 +170,7 @@ tb_start_server() {
     mkdir -p "$dir"
     # SYN cookies: a sysctl, set without a restart
     tb_defences_syncookies "$role"
-    [ "$SERVER_TLS" = no ] || tb_make_tls_certs
+    [ "$SERVER_TLS" = no ] && [ "$SERVER_QUIC" = no ] || tb_make_tls_certs
     new=$(tb_render_server_conf "$role")
     # whether the daemon runs under a CPU budget's cgroup: a change restarts it
     local budget=none; [ "$SERVER_CPU" = max ] || budget=cgroup
@@ -188,7 +188,7 @@ tb_start_server() {
     out=$(srv "$SERVER" start "$role" "$dir" 2>&1) || tb_server_fail "$role" "$SERVER failed to start in $(ns_of "$role"): $(tail -n 3 <<<"$out")"
     local i
     for i in $(seq $(( ${SERVER_START_S:-15} * 10 ))); do
-        tb_server_answers "$role" && { tb_server_answers_tls "$role"; tb_pin_server_threads "$role"; return 0; }
+        tb_server_answers "$role" && { tb_server_answers_tls "$role"; tb_server_answers_quic "$role"; tb_pin_server_threads "$role"; return 0; }
         # A daemon that exited, or logged an error, will not answer: say so at once.
         if [ "$i" -gt 10 ] && ! tb_pid_alive "$dir/server.pid"; then
             tb_server_fail "$role" "$SERVER exited after start"

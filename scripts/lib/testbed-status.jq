@@ -37,7 +37,7 @@ def netns_status($a):
    server:({kind:$a.kind, name:$a.name, version:$a.version, release:$a.release, program:$a.prog,
             workers:$a.sc, tcp_clients:$a.tc, tcp_timeout_s:$a.tt, minimal_responses:$a.minimal,
             udp_answer_max:$a.edns,
-            listen_backlog:$a.backlog, listen_backlog_measured:$backlogs, tls:$a.tls, cpu_budget:$a.cpubudget,
+            listen_backlog:$a.backlog, listen_backlog_measured:$backlogs, tls:$a.tls, quic:$a.quic, cpu_budget:$a.cpubudget,
             defences:$a.defences}
            + (if $a.kind == "nsd" then {build:$a.build} else {} end)),
    zones:{variant:(if $a.zones == "" then null else $a.zones end), dir:$a.zonedir},
@@ -60,6 +60,7 @@ def netns_status_text:
     "  server           \(.server.name) \(.server.version)\(if .server.release then ", release " + .server.release.name else "" end) (\(.server.program)\(if .server.build then ", " + .server.build + " build" else "" end))  workers \(.server.workers), TCP clients \(.server.tcp_clients), TCP timeout \(.server.tcp_timeout_s)s, minimal responses \(.server.minimal_responses)",
     "  defences         RRL \(.server.defences.rrl | if .on then "on: \(.rate)/s, slip \(.slip), per /\(.prefix4) and /\(.prefix6)" else "off" end), SYN cookies \(.server.defences.syncookies | "\(.setting) (\(.value | to_entries | map("\(.key) \(.value)") | join(", ")))")",
     "  DNS over TLS     \(if .server.tls then "port \(.server.tls.port), name \(.server.tls.name), CA \(.server.tls.ca_file)" else "off (SERVER_TLS=no)" end)",
+    "  DNS over QUIC    \(if .server.quic then "UDP port \(.server.quic.port), name \(.server.quic.name)" else "off (SERVER_QUIC=no)" end)",
     "  listen backlog   \(.server.listen_backlog) (measured: \([.server.listen_backlog_measured[] | "\(.role) \(.measured | map(tostring) | join("/"))"] | join(", ")))",
     "  zones            \(.zones.variant // "default") (\(.zones.dir))",
     "  SNMP             switch port router-s (router, server VLAN) = ifIndex \(.snmp.router_server_port.ifindex)",

@@ -8,7 +8,7 @@
 #
 # Its parts, each sourced here: testbed-config.sh (the settings, the
 # daemons' configuration and the counters, shared with the lab backend,
-# lab.sh), testbed-cpu.sh (cgroups, the servers' CPU budget),
+# lab.sh; it sources testbed-tls.sh, DoT and DoQ), testbed-cpu.sh (cgroups, the servers' CPU budget),
 # testbed-paths.sh (the router's balancing, the shaped link, the receive
 # steering),
 # testbed-daemons.sh (snmpd and the server daemons), testbed-status.sh.

@@ -11,6 +11,13 @@
 #  - the answers: the server daemons' own TCP query counters; kxdpgun's
 #    count of replies may not exceed them (by 1 % and 10);
 #  - a disagreement makes the run an error with both counts in words.
+# DNS over QUIC (TCP_TRANSPORT=quic, kxdpgun -U to UDP 853: a QUIC
+# connection per query, a full handshake each, or with TCP_TLS_RESUME=yes
+# its TLS session resumed and the query sent as 0-RTT data): kxdpgun's
+# count of connections begun (its "initials") must be at most the
+# router's count of Initial-led datagrams (dns_quic_initials: one to three
+# a connection, so a bound, not a count) and reach 99 % of those asked;
+# its answers at most the daemons' own count of queries over QUIC.
 # Each player's run gets a record in tcpbench's JSON form (point.jq reads
 # it), with latency null and the counts above under "counted".
 # Sourced by tcpbench/sweep/run after scripts/lib/kxdpgun.sh.
@@ -29,9 +36,12 @@
 #                                (kxdpgun-result.jq); sets rcs[] (run_once's)
 
 kxg_tcp_settings() {
-    [ "$TCP_GENERATOR" = kxdpgun ] || return 0
-    need_tools kxdpgun
-    [ "$TRANSPORT" = tcp ] || die "TCP_GENERATOR=kxdpgun with TCP_TRANSPORT=$TRANSPORT: kxdpgun 3.2 sends no DNS over TLS (TCP_GENERATOR=tcpbench)"
+    if [ "$TCP_GENERATOR" != kxdpgun ]; then
+        [ "$TRANSPORT" != quic ] || die "TCP_TRANSPORT=quic: tcpbench speaks no QUIC; DNS over QUIC is sent by kxdpgun (TCP_GENERATOR=kxdpgun)"
+        return 0
+    fi
+    [ -x "$(kxg_program)" ] || need_tools kxdpgun
+    [ "$TRANSPORT" != tls ] || die "TCP_GENERATOR=kxdpgun with TCP_TRANSPORT=tls: kxdpgun sends no DNS over TLS (TCP_GENERATOR=tcpbench)"
     [ -z "$TCPBENCH_EXTRA" ] || die "TCP_BENCH_EXTRA is tcpbench's: not with TCP_GENERATOR=kxdpgun"
     # no file descriptor per connection: the file limit caps nothing
     PLAYER_CAP=1000000
@@ -42,6 +52,8 @@ kxg_tcp_prepare() {
     # the testbed's router counts the SYNs: a lab has no such counter
     [ "$(jq -r '.backend // "netns"' "$WORK/testbed.json")" != lab ] \
         || die "TCP_GENERATOR=kxdpgun needs the namespace testbed's router counters (BACKEND=lab has none)"
+    # the kxdpgun of the testbed's release (kxg_program), named in the records
+    KXG_RELEASE=$(jq -r '.server.release.name // "debian12"' "$WORK/testbed.json")
     KXG_TCP_QUERIES="$WORK/kxdpgun-queries"
     if [ -n "$QUERIES" ]; then
         kxg_query_file "$QUERIES" "$KXG_TCP_QUERIES"
@@ -52,12 +64,14 @@ kxg_tcp_prepare() {
 }
 
 kxg_tcp_start() {
-    local player=$1 server=$2 rate=$3 base=$4 r
+    local player=$1 server=$2 rate=$3 base=$4 r mode=tcp
+    # DoQ: a full handshake each (--quic=0), or resumed (-U, 0-RTT)
+    [ "$TRANSPORT" != quic ] || { mode=quic:0; [ "$TLS_RESUME" = no ] || mode=quic; }
     r=$(awk -v x="$rate" 'BEGIN { printf "%d", x + 0.5 }')
     # (the guard in the foreground: a refusal stops the sweep, not one player)
     target_guard "$(exp_family_addr "$server")" "$(tcp_source_block "$player")"
     ( kxg_run "$player" "$(exp_family_addr "$server")" "$(tcp_source_block "$player")" "$r" "$POINT_S" \
-          "$KXG_TCP_QUERIES" "$base.out" tcp
+          "$KXG_TCP_QUERIES" "$base.out" "$mode"
       exit "$KXG_RC" ) 2> "$base.err" &
 }
 
@@ -74,6 +88,7 @@ kxg_tcp_results() {
         --argjson asked "$(awk -v t="$total" -v d="$POINT_S" 'BEGIN { printf "%d", t * d + 0.5 }')" \
         --argjson servers "$(config_servers "$cfg" | jq -R . | jq -s -c .)" \
         --argjson interrupted "$(run_interrupted && echo true || echo false)" --arg version "$KXG_TCP_VERSION" \
+        --arg proto "$TRANSPORT" --arg program "$(kxg_program)" \
         -f "$SWEEP/kxdpgun-result.jq" > "$w/kxg-results.jsonl"
     # one line per player, in order: its record, and its rc and error
     k=0

@@ -117,12 +117,15 @@ run_once() {
         --slurpfile sample "$w/sample.json" --slurpfile charge "$w/charge.json" --slurpfile series "$w/series.jsonl" --slurpfile down "$w/down.json" \
         --slurpfile ba "$w/budget-before.json" --slurpfile bb "$w/budget-after.json" "${JQ_LIB[@]}" \
         --slurpfile probe <(cat "$w/probe.json" 2>/dev/null || true) \
-        --argjson lead "$lead" --argjson dur "$POINT_S" --arg gen "$TCP_GENERATOR" '
+        --argjson lead "$lead" --argjson dur "$POINT_S" --arg gen "$TCP_GENERATOR" --arg transport "$TRANSPORT" '
         include "budget";
         # kxdpgun starts sending a second or more after it is started: its
-        # load is the samples in which the servers accepted connections,
-        # less the first and the last (partial) ones
-        def opens_window: [$series[] | select(([$servers[] as $x | .ns[$x].TcpPassiveOpens // 0] | add) > 0) | .t]
+        # load is the samples in which the servers accepted connections
+        # (over QUIC: received datagrams), less the first and the last
+        # (partial) ones
+        ($transport == "quic") as $q
+        | def opens_window: [$series[] | select(([$servers[] as $x | .ns[$x] // {}
+            | if $q then (.UdpInDatagrams // 0) + (.Udp6InDatagrams // 0) else .TcpPassiveOpens // 0 end] | add) > 0) | .t]
           | if length >= 3 then {from: .[0], to: (.[-1] - 0.1)} else null end;
         {config:$cfg, offered_rate:$total, rep:$rep, servers:$servers,
          per_server_rate:($total / ($servers | length) | floor), cpus:$cpus, wall_s:$wall,

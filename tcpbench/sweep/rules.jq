@@ -135,8 +135,13 @@ def verdict_at($below; $settings):
   . as $p | first_loss_layer($below) as $l
   | if ($p.status // "ok") != "ok" then
       {layer: "generator", owner: "rig", caused_by: "rig",
-       counter: (if $p.generator.name == "kxdpgun" then "SYNs counted at the router" else "tcpbench self-check" end),
-       evidence: "the generator did not offer the load it was asked for (\($p.generator.invalid_reasons // [$p.status] | join("; ")))"}
+       counter: (if $p.generator.name != "kxdpgun" then "tcpbench self-check"
+                 elif $settings.transport == "quic" then "QUIC Initials counted at the router" else "SYNs counted at the router" end),
+       # (a stall from outside the testbed leaves the generator's reasons empty)
+       evidence: (if $p.status == "rig_stall" then "a stall from outside the testbed (the rig's machine) during the point"
+                    + (($p.reruns // []) | if length > 0 then " (\(last))" else "" end)
+                  else "the generator did not offer the load it was asked for "
+                    + "(\(($p.generator.invalid_reasons // []) | if length > 0 then . else [$p.status] end | join("; ")))" end)}
     elif $l == null then
       {layer: "undetermined", owner: "unknown", caused_by: "unknown", counter: null,
        evidence: ("\($p.failed) connections failed (\($p.causes // {} | to_entries | map(select(.value > 0) | "\(.key) \(.value)") | join(", "))) and no "

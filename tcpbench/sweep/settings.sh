@@ -8,10 +8,10 @@ TCP_SETTINGS="$RB_TOP/tcpbench/sweep/settings.json"
 # SCALE and variant), the computed ones filled in and checked, and the
 # short names the sweep uses.
 scale_settings() {
-    # The variant whose defaults apply: dot (DNS over TLS) first, then a
+    # The variant whose defaults apply: dot (DNS over TLS or QUIC) first, then a
     # registry variant named by TCP_NAME (tcp-direct), then tcp's own.
     local variants=()
-    [ "$(settings_get "$TCP_SETTINGS" TCP_TRANSPORT)" != tls ] || variants+=(dot)
+    [ "$(settings_get "$TCP_SETTINGS" TCP_TRANSPORT)" = tcp ] || variants+=(dot)
     variants+=("$(settings_get "$TCP_SETTINGS" TCP_NAME)")
     settings_load "$TCP_SETTINGS" "${variants[@]}"
     probe_settings
@@ -19,10 +19,11 @@ scale_settings() {
     RES=$TCP_RES MAX_POINTS=$TCP_MAX_POINTS BUDGET_S=$TCP_BUDGET_S
     TIMEOUT_MS=$TCP_TIMEOUT_MS WORKERS=$TCP_WORKERS TICK_US=$TCP_TICK_US RERUNS=$TCP_RERUNS
     TRANSPORT=$TCP_TRANSPORT TLS_RESUME=$TCP_TLS_RESUME TCPBENCH_EXTRA=$TCP_BENCH_EXTRA
-    [ "$TRANSPORT" = tls ] || [ "$TLS_RESUME" = no ] || die "TCP_TLS_RESUME=yes needs TCP_TRANSPORT=tls"
-    [ "$TRANSPORT" = tcp ] || exp_dot_check "TCP_TRANSPORT=tls with "
+    [ "$TRANSPORT" != tcp ] || [ "$TLS_RESUME" = no ] || die "TCP_TLS_RESUME=yes needs TCP_TRANSPORT=tls or quic"
+    [ "$TRANSPORT" != tls ] || exp_dot_check "TCP_TRANSPORT=tls with "
+    [ "$TRANSPORT" != quic ] || exp_doq_check "TCP_TRANSPORT=quic with "
     local dflt=tcp
-    [ "$TRANSPORT" = tcp ] || { dflt=tcp-dot; [ "$TLS_RESUME" = no ] || dflt=tcp-dot-resume; }
+    [ "$TRANSPORT" = tcp ] || { dflt=tcp-do${TRANSPORT:0:1}; [ "$TLS_RESUME" = no ] || dflt+=-resume; }
     : "${TCP_NAME:=$dflt}"
     [[ $TCP_NAME != *..* ]] || die "TCP_NAME=$TCP_NAME must not hold '..'"
     read -r -a CONFIG_LIST <<<"${TCP_CONFIGS//,/ }"
@@ -54,9 +55,10 @@ settings_json() {
         --argjson cap "$PLAYER_CAP" --argjson nofile "${NOFILE_HARD/unlimited/0}" \
         --argjson burst "$MAX_BURST" --argjson backlog "$BACKLOG" --argjson sample "$SAMPLE_MS" \
         --arg q "$QUERIES" --argjson cf "$COLLAPSE_FRAC" --arg resume "$TLS_RESUME" --argjson charge "$(charge_settings_json)" \
-        --arg gen "$TCP_GENERATOR" --arg genv "$(if [ "$TCP_GENERATOR" = kxdpgun ]; then echo "$KXG_TCP_VERSION"; else echo "tcpbench (rootbench)"; fi)" '
-        {scale:$scale, generator:{name:$gen, version:$genv}, cpu_charge:$charge} + $declared
-        + {tls_resume:(if $declared.transport == "tls" then ($resume == "yes") else null end),
+        --arg gen "$TCP_GENERATOR" --arg genv "$(if [ "$TCP_GENERATOR" = kxdpgun ]; then echo "$KXG_TCP_VERSION"; else echo "tcpbench (rootbench)"; fi)" \
+        --arg genp "$(if [ "$TCP_GENERATOR" = kxdpgun ]; then kxg_program; else echo "$TCPBENCH"; fi)" '
+        {scale:$scale, generator:{name:$gen, version:$genv, program:$genp}, cpu_charge:$charge} + $declared
+        + {tls_resume:(if $declared.transport != "tcp" then ($resume == "yes") else null end),
          max_burst:$burst, rlimit_nofile_hard:$nofile, max_rate_per_player:$cap, backlog:$backlog,
          sample_interval_ms:$sample, collapse_fraction:$cf,
          queries:(if $q == "" then "-n ./SOA" else $q end),
