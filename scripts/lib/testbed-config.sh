@@ -264,9 +264,9 @@ tb_render_server_conf() {
     local role=$1 dir="$TB_STATE/$1" zones="" f name reuse=no tls_listen="" tls_block=
     [ "$SERVER_WORKERS" -gt 1 ] && reuse=yes
     for f in "$TB_ZONEDIR"/*.zone; do
-        name=$(basename "$f" .zone)
+        name=${f##*/}; name=${name%.zone}
         [ "$name" = root ] && name=.
-        zones+=$(srv "$SERVER" zone_stanza "$name" "$(basename "$f")")$'\n'
+        zones+=$(srv "$SERVER" zone_stanza "$name" "${f##*/}")$'\n'
     done
     local yn=$reuse; [ "$SERVER" = knot ] && { [ "$reuse" = yes ] && yn=on || yn=off; }
     if [ "$SERVER_TLS" = yes ]; then

@@ -27,7 +27,8 @@ cgroup2_mount() {
 
 tb_create_cgroups() {
     local role
-    for role in "${ROLES[@]}"; do mkdir -p "$(tb_cgroup_dir "$role")"; done
+    local root; root=$(tb_cgroup_root)
+    for role in "${ROLES[@]}"; do [ -d "$root/$role" ] || mkdir -p "$root/$role"; done
 }
 
 # tb_remove_cgroups: after every process has gone (a populated cgroup
