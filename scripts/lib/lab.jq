@@ -95,6 +95,8 @@ def lab_status($a):
             listen_backlog:$a.backlog, listen_backlog_measured:($a.btsv | backlogs_from_tsv),
             # tls.ca_file is on this machine: exec carries it to a player.
             tls:$a.tls,
+            # DNS over QUIC: a namespace testbed setting (lab_validate_server refuses it)
+            quic:null,
             # the same keys as the namespace testbed's (testbed-defences.sh); what
             # a lab's hosts hold is not read back, and their SYN cookies are theirs
             defences:{rrl:{on:($a.rrl == "on"), rate:$a.rrl_rate, slip:$a.rrl_slip, prefix4:$a.rrl_p4, prefix6:$a.rrl_p6,

@@ -275,7 +275,7 @@ tb_render_server_conf() {
     fi
     # DNS over QUIC (Knot 3.4 only: quic_check refused the others), on
     # the same port and certificate as DoT; its key lines once
-    [ "$SERVER_QUIC" = no ] \
+    [ "${SERVER_QUIC:-no}" = no ] \
         || tls_listen+="${tls_listen:+$'\n'}$(srv "$SERVER" quic_listen "$role" "$TB_TLS_DIR" "$TB_TLS_PORT" "$SERVER_TLS")"
     sed -e "s|@ROLE@|$role|g" -e "s|@SERVICE4@|$SERVICE4|g" -e "s|@SERVICE6@|$SERVICE6|g" \
         -e "s|@ADDR4@|$(role_addr4 "$role")|g" -e "s|@ADDR6@|$(role_addr6 "$role")|g" \
