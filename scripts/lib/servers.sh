@@ -12,6 +12,8 @@ NSD_DEBIAN_DIR=/usr/sbin
 NSD_DEBIAN_BACKLOG=256
 NSD_REBUILT_DIR=${NSD_REBUILT_DIR:-$RB_TOP/scripts/servers/build/nsd-$NSD_UPSTREAM_VERSION}
 NSD_REBUILT_BACKLOG=65535
+# NSD 4.12 built with --enable-recvmmsg, else as Debian's (make nsd-recvmmsg).
+NSD_RECVMMSG_DIR=$RB_TOP/scripts/servers/build/nsd-$NSD_UPSTREAM_VERSION-recvmmsg
 
 # nsd_rebuilt_program [PROG]: path of nsd (or nsd-checkconf, nsd-control)
 # of the rebuilt NSD; dies naming the make target when it is not built.
@@ -21,6 +23,15 @@ nsd_rebuilt_program() {
     [ -x "$NSD_REBUILT_DIR/$prog" ] && [ -r "$NSD_REBUILT_DIR/build-info.json" ] \
         || die "missing ${NSD_REBUILT_DIR#"$RB_TOP"/}/$prog (NSD with a listen backlog other than $NSD_DEBIAN_BACKLOG): run make nsd-backlog"
     printf '%s\n' "$NSD_REBUILT_DIR/$prog"
+}
+
+# nsd_recvmmsg_program [PROG]: the same of the recvmmsg build.
+nsd_recvmmsg_program() {
+    local prog=${1:-nsd}
+    nsd_check_program_name "$prog"
+    [ -x "$NSD_RECVMMSG_DIR/$prog" ] && [ -r "$NSD_RECVMMSG_DIR/build-info.json" ] \
+        || die "missing ${NSD_RECVMMSG_DIR#"$RB_TOP"/}/$prog (NSD $NSD_UPSTREAM_VERSION with recvmmsg): run make nsd-recvmmsg"
+    printf '%s\n' "$NSD_RECVMMSG_DIR/$prog"
 }
 
 nsd_check_program_name() {
