@@ -68,6 +68,8 @@ def netns_status_text:
     "  server           \(.server.name) \(.server.version)\(if .server.release then ", release " + .server.release.name else "" end) (\(.server.program)\(if .server.build then ", " + .server.build + " build" else "" end))  workers \(.server.workers), TCP clients \(.server.tcp_clients), TCP timeout \(.server.tcp_timeout_s)s, minimal responses \(.server.minimal_responses)",
     "  defences         RRL \(.server.defences.rrl | if .on then "on: \(.rate)/s, slip \(.slip), per /\(.prefix4) and /\(.prefix6)" else "off" end), SYN cookies \(.server.defences.syncookies | "\(.setting) (\(.value | to_entries | map("\(.key) \(.value)") | join(", ")))")",
     "  DNS over TLS     \(if .server.tls then "port \(.server.tls.port), name \(.server.tls.name), CA \(.server.tls.ca_file)" else "off (SERVER_TLS=no)" end)",
+    "  UDP over XDP     \(.server.xdp.setting // "no") (programs: \(.server.xdp.programs // {} | to_entries
+                     | map("\(.key) \(if .value then "\(.value.name) \(.value.mode)" else "none" end)") | join(", ")))",
     "  listen backlog   \(.server.listen_backlog) (measured: \([.server.listen_backlog_measured[] | "\(.role) \(.measured | map(tostring) | join("/"))"] | join(", ")))",
     "  zones            \(.zones.variant // "default") (\(.zones.dir))",
     "  SNMP             switch port router-s (router, server VLAN) = ifIndex \(.snmp.router_server_port.ifindex)",
