@@ -20,10 +20,11 @@ exp_testbed_up() {
         EXP_TESTBED_STARTED=1
     fi
     # The instance under test is the user's choice, not a leaked setting:
-    # SERVER (nsd, knot, bind) and its SERVER_RELEASE, MINIMAL_RESPONSES,
-    # SERVER_EDNS_SIZE and the servers' CPU budget (SERVER_CPU,
-    # SERVER_CPU_PERIOD_US) pass to every experiment.
+    # SERVER (nsd, knot, bind) and its SERVER_RELEASE, NSD_BUILD, SERVER_XDP,
+    # MINIMAL_RESPONSES, SERVER_EDNS_SIZE and the servers' CPU budget
+    # (SERVER_CPU, SERVER_CPU_PERIOD_US) pass to every experiment.
     out=$("$RB_TOP/scripts/testbed" up --profile "$profile" SERVER="${SERVER:-}" SERVER_RELEASE="${SERVER_RELEASE:-}" \
+        NSD_BUILD="${NSD_BUILD:-}" SERVER_XDP="${SERVER_XDP:-}" \
         MINIMAL_RESPONSES="${MINIMAL_RESPONSES:-}" SERVER_EDNS_SIZE="${SERVER_EDNS_SIZE:-}" \
         SERVER_CPU="${SERVER_CPU:-}" SERVER_CPU_PERIOD_US="${SERVER_CPU_PERIOD_US:-}" "$@" 2>&1) \
         || die "testbed up with profile ${profile#"$RB_TOP"/} $*: $(printf '%s\n' "$out" | tail -n 3)"

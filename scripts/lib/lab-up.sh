@@ -62,8 +62,10 @@ lab_validate_server() {
     # A lab host runs the packages site.yml installs (Debian 12's).
     [ "${SERVER_RELEASE:-$RELEASE_HOST}" = "$RELEASE_HOST" ] \
         || die "SERVER_RELEASE=$SERVER_RELEASE: a lab's hosts run Debian 12's packages (SERVER_RELEASE=$RELEASE_HOST); the other releases run on the namespace testbed"
+    [ "${SERVER_XDP:-no}" = no ] || die "SERVER_XDP=yes: Knot over XDP runs on the namespace testbed only (the lab's servers keep their sockets)"
     case $NSD_BUILD in
         debian|rebuilt) ;;
+        recvmmsg) die "NSD_BUILD=recvmmsg needs SERVER_RELEASE=current, which runs on the namespace testbed only" ;;
         *) die "unknown NSD_BUILD=$NSD_BUILD (debian: /usr/sbin/nsd, backlog $NSD_DEBIAN_BACKLOG; rebuilt: make nsd-backlog, any backlog)" ;;
     esac
     [ "$SERVER" = nsd ] || [ "$NSD_BUILD" = debian ] || die "NSD_BUILD=$NSD_BUILD applies to SERVER=nsd only (SERVER=$SERVER)"

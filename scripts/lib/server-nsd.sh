@@ -2,7 +2,8 @@
 # default). One of three modules with the same functions (server-knot.sh,
 # server-bind.sh); scripts/lib/servers.sh picks one by SERVER. The
 # configuration comes from scripts/templates/nsd.conf.in; which nsd runs
-# (Debian's, backlog 256, or the rebuilt one) from NSD_BUILD.
+# (the release's package, backlog 256; the rebuilt one, any backlog; the
+# recvmmsg build of NSD 4.12) from NSD_BUILD.
 
 srv_nsd_packages() { echo nsd; }
 srv_nsd_name() { echo NSD; }
@@ -10,7 +11,11 @@ srv_nsd_name() { echo NSD; }
 # srv_nsd_program [PROG]: nsd, nsd-checkconf or nsd-control of the NSD_BUILD in use.
 srv_nsd_program() {
     local prog=${1:-nsd}
-    if [ "${NSD_BUILD:-debian}" = rebuilt ]; then nsd_rebuilt_program "$prog"; else release_program "$prog" "$NSD_DEBIAN_DIR/$prog"; fi
+    case ${NSD_BUILD:-debian} in
+        rebuilt) nsd_rebuilt_program "$prog" ;;
+        recvmmsg) nsd_recvmmsg_program "$prog" ;;
+        *) release_program "$prog" "$NSD_DEBIAN_DIR/$prog" ;;
+    esac
 }
 
 srv_nsd_version_sed='s/^NSD version //p'
@@ -23,10 +28,11 @@ srv_nsd_build_sed='s/^Configure line: //p'
 # srv_nsd_backlog_check N: N is a backlog this NSD build can listen with.
 srv_nsd_backlog_check() {
     case ${NSD_BUILD:-debian} in
-        debian) [ "$1" = "$NSD_DEBIAN_BACKLOG" ] \
-            || die "SERVER_BACKLOG=$1 needs NSD_BUILD=rebuilt: Debian's NSD listens with a fixed backlog of $NSD_DEBIAN_BACKLOG (docs/servers.md)" ;;
+        debian|recvmmsg) [ "$1" = "$NSD_DEBIAN_BACKLOG" ] \
+            || die "SERVER_BACKLOG=$1 needs NSD_BUILD=rebuilt: NSD_BUILD=${NSD_BUILD:-debian} listens with a fixed backlog of $NSD_DEBIAN_BACKLOG as Debian's (docs/servers.md)"
+            [ "${NSD_BUILD:-debian}" = debian ] || nsd_recvmmsg_program nsd >/dev/null ;;
         rebuilt) nsd_rebuilt_program nsd >/dev/null ;;
-        *) die "unknown NSD_BUILD=$NSD_BUILD (debian: /usr/sbin/nsd, backlog $NSD_DEBIAN_BACKLOG; rebuilt: make nsd-backlog, any backlog)" ;;
+        *) die "unknown NSD_BUILD=$NSD_BUILD (debian: the release's package, backlog $NSD_DEBIAN_BACKLOG; rebuilt: make nsd-backlog, any backlog; recvmmsg: make nsd-recvmmsg)" ;;
     esac
 }
 srv_nsd_default_backlog() { echo "$NSD_DEBIAN_BACKLOG"; }

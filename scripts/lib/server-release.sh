@@ -103,11 +103,12 @@ release_program() {
 }
 
 # release_source NAME KIND PROGRAM: where the running program comes from:
-# the package (suite and version) or, for NSD_BUILD=rebuilt, the build.
+# the package (suite and version) or, for NSD_BUILD=rebuilt or recvmmsg,
+# the build.
 release_source() {
     local name=$1 kind=$2 prog=$3 pkg
     if [ -r "$(dirname -- "$prog")/build-info.json" ] && [ "$(basename -- "$prog")" = nsd ]; then
-        jq -r '"build of \(.debian_source) with \(.patch)"' "$(dirname -- "$prog")/build-info.json"
+        jq -r '"build of \(.debian_source) with \(.patch // "--enable-recvmmsg")"' "$(dirname -- "$prog")/build-info.json"
         return 0
     fi
     pkg=$(srv "$kind" packages | cut -d' ' -f1)

@@ -12,15 +12,26 @@ NSD_DEBIAN_DIR=/usr/sbin
 NSD_DEBIAN_BACKLOG=256
 NSD_REBUILT_DIR=${NSD_REBUILT_DIR:-$RB_TOP/scripts/servers/build/nsd-$NSD_UPSTREAM_VERSION}
 NSD_REBUILT_BACKLOG=65535
+# NSD 4.12 built with --enable-recvmmsg, else as Debian's (make nsd-recvmmsg).
+NSD_RECVMMSG_DIR=$RB_TOP/scripts/servers/build/nsd-$NSD_UPSTREAM_VERSION-recvmmsg
 
-# nsd_rebuilt_program [PROG]: path of nsd (or nsd-checkconf, nsd-control)
-# of the rebuilt NSD; dies naming the make target when it is not built.
-nsd_rebuilt_program() {
-    local prog=${1:-nsd}
+# nsd_build_program DIR WHAT TARGET [PROG]: path of nsd (or nsd-checkconf,
+# nsd-control) of the NSD build in DIR; dies naming the make target when it
+# is not built.
+nsd_build_program() {
+    local dir=$1 what=$2 target=$3 prog=${4:-nsd}
     nsd_check_program_name "$prog"
-    [ -x "$NSD_REBUILT_DIR/$prog" ] && [ -r "$NSD_REBUILT_DIR/build-info.json" ] \
-        || die "missing ${NSD_REBUILT_DIR#"$RB_TOP"/}/$prog (NSD with a listen backlog other than $NSD_DEBIAN_BACKLOG): run make nsd-backlog"
-    printf '%s\n' "$NSD_REBUILT_DIR/$prog"
+    [ -x "$dir/$prog" ] && [ -r "$dir/build-info.json" ] \
+        || die "missing ${dir#"$RB_TOP"/}/$prog ($what): run make $target"
+    printf '%s\n' "$dir/$prog"
+}
+# nsd_rebuilt_program [PROG]: the rebuilt NSD's (any listen backlog).
+nsd_rebuilt_program() {
+    nsd_build_program "$NSD_REBUILT_DIR" "NSD with a listen backlog other than $NSD_DEBIAN_BACKLOG" nsd-backlog "${1:-nsd}"
+}
+# nsd_recvmmsg_program [PROG]: the recvmmsg build's.
+nsd_recvmmsg_program() {
+    nsd_build_program "$NSD_RECVMMSG_DIR" "NSD $NSD_UPSTREAM_VERSION with recvmmsg" nsd-recvmmsg "${1:-nsd}"
 }
 
 nsd_check_program_name() {

@@ -86,9 +86,14 @@ tb_validate_config() {
     [ "$SERVER_TLS" = no ] || srv "$SERVER" tls_check
     [ "$SERVER_QUIC" = no ] || srv "$SERVER" quic_check
     [ "$SERVER" = nsd ] || [ "$NSD_BUILD" = debian ] || die "NSD_BUILD=$NSD_BUILD applies to SERVER=nsd only (SERVER=$SERVER)"
-    [ "$NSD_BUILD" = debian ] || [ "$SERVER_RELEASE" = "$RELEASE_HOST" ] \
+    [ "$NSD_BUILD" != rebuilt ] || [ "$SERVER_RELEASE" = "$RELEASE_HOST" ] \
         || die "NSD_BUILD=$NSD_BUILD (NSD $NSD_UPSTREAM_VERSION rebuilt for its listen backlog) is a build of its own: SERVER_RELEASE=$SERVER_RELEASE runs its release's packaged NSD (NSD_BUILD=debian, backlog 256)"
+    # The recvmmsg build is the current release's NSD with one option changed:
+    # beside Debian 12's 4.6.1 it would change the version as well.
+    [ "$NSD_BUILD" != recvmmsg ] || [ "$SERVER_RELEASE" = current ] \
+        || die "NSD_BUILD=recvmmsg is NSD $NSD_UPSTREAM_VERSION, the current release's NSD built with --enable-recvmmsg: use it with SERVER_RELEASE=current (its packaged NSD, NSD_BUILD=debian, is the control), not SERVER_RELEASE=$SERVER_RELEASE"
     release_check_prepared "$SERVER_RELEASE"
+    [ "$SERVER_XDP" = no ] || tb_xdp_check
     srv "$SERVER" backlog_check "$SERVER_BACKLOG"
     tb_defences_check
     local prog; prog=$(srv "$SERVER" program)
@@ -261,7 +266,7 @@ tb_check_edns_size() { settings_check "$TB_SETTINGS_TABLE" SERVER_EDNS_SIZE; }
 # tb_render_server_conf ROLE: the server's configuration, from its kind's
 # template; the same settings for every kind (docs/servers.md).
 tb_render_server_conf() {
-    local role=$1 dir="$TB_STATE/$1" zones="" f name reuse=no tls_listen="" tls_block=
+    local role=$1 dir="$TB_STATE/$1" zones="" f name reuse=no tls_listen="" tls_block= xdp=
     [ "$SERVER_WORKERS" -gt 1 ] && reuse=yes
     for f in "$TB_ZONEDIR"/*.zone; do
         name=${f##*/}; name=${name%.zone}
@@ -277,6 +282,7 @@ tb_render_server_conf() {
     # the same port and certificate as DoT; its key lines once
     [ "${SERVER_QUIC:-no}" = no ] \
         || tls_listen+="${tls_listen:+$'\n'}$(srv "$SERVER" quic_listen "$role" "$TB_TLS_DIR" "$TB_TLS_PORT" "$SERVER_TLS")"
+    [ "${SERVER_XDP:-no}" = no ] || xdp=$(srv "$SERVER" xdp_block "$(backend_call iface "$role")")
     sed -e "s|@ROLE@|$role|g" -e "s|@SERVICE4@|$SERVICE4|g" -e "s|@SERVICE6@|$SERVICE6|g" \
         -e "s|@ADDR4@|$(role_addr4 "$role")|g" -e "s|@ADDR6@|$(role_addr6 "$role")|g" \
         -e "s|@WORKERS@|$SERVER_WORKERS|g" -e "s|@REUSEPORT@|$yn|g" \
@@ -284,10 +290,11 @@ tb_render_server_conf() {
         -e "s|@TCP_TIMEOUT_DS@|$((SERVER_TCP_TIMEOUT * 10))|g" -e "s|@BACKLOG@|$SERVER_BACKLOG|g" \
         -e "s|@MINIMAL@|$MINIMAL_RESPONSES|g" -e "s|@EDNS_SIZE@|$SERVER_EDNS_SIZE|g" \
         -e "s|@ZONEDIR@|$TB_ZONEDIR|g" -e "s|@STATEDIR@|$dir|g" \
-        "$RB_TOP/scripts/templates/$(srv_template "$SERVER")" | awk -v z="$zones" -v tl="$tls_listen" -v tb="$tls_block" '
+        "$RB_TOP/scripts/templates/$(srv_template "$SERVER")" | awk -v z="$zones" -v tl="$tls_listen" -v tb="$tls_block" -v x="$xdp" '
             $0 == "@ZONES@" { printf "%s", z; next }
             $1 == "@TLS_LISTEN@" { if (tl != "") print tl; next }
             $1 == "@TLS_BLOCK@" { if (tb != "") print tb; next }
+            $1 == "@XDP@" { if (x != "") print x; next }
             { print }' | tb_defences_fill "$SERVER"
     # A change of zone content, program or backlog restarts the server too.
     printf '# zone files: %s\n' "$(cd "$TB_ZONEDIR" && stat -c '%n:%s:%Y' ./*.zone | md5sum | cut -c1-16)"
@@ -317,4 +324,10 @@ tb_roles_tsv() {
         printf '%s\t%s\t%s\t%s\t%s\n' "$role" "$(role_addr4 "$role")" "$(role_addr6 "$role")" \
             "$(player_block4 "$role" 2>/dev/null || true)" "$(player_block6 "$role" 2>/dev/null || true)"
     done
+}
+
+# tb_xdp_check: SERVER_XDP=yes is Knot's (NSD 4.12 and BIND have no XDP
+# path in the builds the testbed runs: docs/servers.md).
+tb_xdp_check() {
+    [ "$SERVER" = knot ] || die "SERVER_XDP=yes: only Knot DNS serves over XDP here (SERVER=$SERVER; NSD's packages are built without --enable-xdp, BIND has none)"
 }

@@ -11,6 +11,14 @@ def roles_from_tsv: tsv | map({role:.[0], ipv4:.[1], ipv6:.[2]} + (if .[3] != ""
 def procs_from_tsv: tsv | map({role:.[0], process:.[1], running:(.[2] == "true")});
 # backlogs_from_tsv: "role, backlogs measured (space-separated)" lines.
 def backlogs_from_tsv: tsv | map({role:.[0], measured:(.[1] | split(" ") | map(select(length > 0) | tonumber))});
+# xdp_from_tsv($setting): "role, ip -j link's JSON of its interface" lines as
+# {setting, programs: {role: {name, id, mode} or null}} (mode 1 is native).
+def xdp_from_tsv($setting):
+  {setting:$setting,
+   programs:(tsv | map({(.[0]): ((.[2] | fromjson? // [])[0].xdp.prog as $p | (.[2] | fromjson? // [])[0].xdp.mode as $m
+                                   | if $p then {interface:.[1], name:$p.name, id:$p.id,
+                                                 mode:({"1":"native", "2":"generic", "3":"offload"}["\($m)"] // $m)} else null end)})
+                | add // {})};
 # cpu_names: a taskset list ("0-2,5") as /proc/stat names (["cpu0","cpu1","cpu2","cpu5"]).
 def cpu_names: split(",") | map(if test("-") then (split("-") | map(tonumber) | [range(.[0]; .[1] + 1)]) else [tonumber] end)
                | add | map("cpu\(.)");
@@ -38,7 +46,7 @@ def netns_status($a):
             workers:$a.sc, tcp_clients:$a.tc, tcp_timeout_s:$a.tt, minimal_responses:$a.minimal,
             udp_answer_max:$a.edns,
             listen_backlog:$a.backlog, listen_backlog_measured:$backlogs, tls:$a.tls, quic:$a.quic, cpu_budget:$a.cpubudget,
-            defences:$a.defences}
+            defences:$a.defences, xdp:($a.xtsv | xdp_from_tsv($a.xdp))}
            + (if $a.kind == "nsd" then {build:$a.build} else {} end)),
    zones:{variant:(if $a.zones == "" then null else $a.zones end), dir:$a.zonedir},
    snmp:{router_server_port:{name:"router-s", ifindex:$a.ifidx}},
@@ -61,6 +69,8 @@ def netns_status_text:
     "  defences         RRL \(.server.defences.rrl | if .on then "on: \(.rate)/s, slip \(.slip), per /\(.prefix4) and /\(.prefix6)" else "off" end), SYN cookies \(.server.defences.syncookies | "\(.setting) (\(.value | to_entries | map("\(.key) \(.value)") | join(", ")))")",
     "  DNS over TLS     \(if .server.tls then "port \(.server.tls.port), name \(.server.tls.name), CA \(.server.tls.ca_file)" else "off (SERVER_TLS=no)" end)",
     "  DNS over QUIC    \(if .server.quic then "UDP port \(.server.quic.port), name \(.server.quic.name)" else "off (SERVER_QUIC=no)" end)",
+    "  UDP over XDP     \(.server.xdp.setting // "no") (programs: \(.server.xdp.programs // {} | to_entries
+                     | map("\(.key) \(if .value then "\(.value.name) \(.value.mode)" else "none" end)") | join(", ")))",
     "  listen backlog   \(.server.listen_backlog) (measured: \([.server.listen_backlog_measured[] | "\(.role) \(.measured | map(tostring) | join("/"))"] | join(", ")))",
     "  zones            \(.zones.variant // "default") (\(.zones.dir))",
     "  SNMP             switch port router-s (router, server VLAN) = ifIndex \(.snmp.router_server_port.ifindex)",

@@ -7,7 +7,7 @@ tb_status_json() {
     tb_load_config
     # Tab-separated facts read in the one jq below: a jq per fact made a
     # status 0.3 s, and experiments ask for it after every point.
-    local role version backlogs_tsv="" procs_tsv release
+    local role version backlogs_tsv="" procs_tsv release xdp_tsv=""
     # The release and version as the program says in server1's namespace.
     release=$(release_status_json "$SERVER_RELEASE" "$SERVER" "$(tb_server_program)" "$(ns_of server1)" "$TB_STATE/server1/server.pid")
     version=$(jq -r .version <<<"$release")
@@ -15,6 +15,10 @@ tb_status_json() {
         backlogs_tsv+=$(printf '%s\t%s' "$role" "$(tcp_listen_backlogs "$(ns_of "$role")" 53 2>/dev/null | awk '{ print $2 }' | sort -u | tr '\n' ' ')")$'\n'
     done
     procs_tsv=$(tb_procs_tsv)
+    # The XDP program on each server's interface (SERVER_XDP=yes: Knot's).
+    for role in "${SERVER_ROLES[@]}"; do
+        xdp_tsv+=$(printf '%s\teth0\t%s' "$role" "$(nsx "$role" ip -j -d link show eth0 2>/dev/null | tr -d '\n')")$'\n'
+    done
     jq -n --arg prefix "$RB_PREFIX" --arg lb "$LB" --arg link "$LINK" \
         --arg scpu "$SERVER_CPUS" --arg ccpu "$CLIENT_CPUS" --arg zones "${ZONES:-}" --arg zonedir "$TB_ZONEDIR" \
         --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg kind "$SERVER" --arg version "$version" --arg kernel "$(uname -r)" \
@@ -25,7 +29,7 @@ tb_status_json() {
         --arg twb "${PLAYER_TW_BUCKETS:-default}" --arg twv "$(nsx player1 sysctl -n net.ipv4.tcp_max_tw_buckets 2>/dev/null || echo)" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
         --arg ptsv "$procs_tsv" --argjson cpubudget "$(tb_cpu_budget_json)" --argjson defences "$(tb_defences_json)" \
-        --argjson release "$release" \
+        --argjson release "$release" --arg xtsv "$xdp_tsv" --arg xdp "${SERVER_XDP:-no}" \
         --arg rtsv "$(tb_roles_tsv)" --arg bnf "$(nsx switch sysctl -n net.bridge.bridge-nf-call-iptables 2>/dev/null || true)" -L "$RB_TOP/scripts/lib" \
         'include "testbed-status"; netns_status($ARGS.named)'
 }

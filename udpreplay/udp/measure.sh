@@ -176,8 +176,11 @@ point_row() {
         --argjson sent "$SENT" --argjson el "$ELAPSED" --argjson ach "$ACHIEVED" --arg id "$SETTINGS_ID" '
         def d(p): (($b | getpath(p)) // 0) - (($a | getpath(p)) // 0);
         (d(["server1","dns_udp_in","packets"])) as $s1 | (d(["server2","dns_udp_in","packets"])) as $s2 |
-        (if $s1 >= $s2 then ["server1", $s1, $s2, d(["server1","daemon_queries"])]
-         else ["server2", $s2, $s1, d(["server2","daemon_queries"])] end) as $srv |
+        (d(["server1","daemon_queries"])) as $q1 | (d(["server2","daemon_queries"])) as $q2 |
+        # The serving server: the one whose nftables counted more; on a tie
+        # (both 0 when Knot answers over XDP, which nftables never sees:
+        # SERVER_XDP=yes) the one whose daemon counted more.
+        (if [$s1, $q1] >= [$s2, $q2] then ["server1", $s1, $s2, $q1] else ["server2", $s2, $s1, $q2] end) as $srv |
         d(["listener","dns_answers","packets"]) as $ans |
         [$lb, $rate, $ach, $el, $sent, $srv[1], $srv[3], $ans,
          (if $sent > 0 then ($ans / $sent * 1e6 | round / 1e6) else 0 end),
