@@ -97,6 +97,8 @@ def lab_status($a):
             tls:$a.tls,
             # DNS over QUIC: a namespace testbed setting (lab_validate_server refuses it)
             quic:null,
+            # UDP over XDP: a namespace testbed setting too (refused on a lab)
+            xdp:null,
             # the same keys as the namespace testbed's (testbed-defences.sh); what
             # a lab's hosts hold is not read back, and their SYN cookies are theirs
             defences:{rrl:{on:($a.rrl == "on"), rate:$a.rrl_rate, slip:$a.rrl_slip, prefix4:$a.rrl_p4, prefix6:$a.rrl_p6,
