@@ -92,11 +92,13 @@ def server_row($kind; $release):
         rig_share: figure(.tcp_direct; tcp::tcp_rig_charge(.tcp_direct).max // null),
         server_own: [.[] | select(ok(.tcp_direct)) | (tcp::tcp_verdict(.tcp_direct).server_own // null)],
         verdicts: [.[] | select(ok(.tcp_direct)) | (tcp::tcp_verdict(.tcp_direct).summary // null)]} end),
-     # DoT (tcpbench/dot/run): null when no repetition ran the step;
+     # DoT (tcpbench/dot/run): null when no repetition has the step;
      # available false, with the reason, where this release serves none
      dot: (if all(.[]; .dot == null) then null else
-       ([.[] | .dot | select(. != null and .status == "skipped") | .error][0]) as $why
-       | {statuses: statuses(.dot), available: ($why == null), reason: $why,
+       # not available: every repetition that has the step skipped it
+       (all(.[]; .dot == null or .dot.status == "skipped")) as $na
+       | {statuses: statuses(.dot), available: ($na | not),
+          reason: (if $na then [.[] | .dot | select(. != null) | .error][0] else null end),
           full: dot_sweep_row("full"), resume: dot_sweep_row("resume"),
           bytes_per_query: ({udp: "udp", tcp_1: "tcp-1", tls_full_1: "tls-full-1", tls_resume_1: "tls-resume-1",
                              tls_full_n: "tls-full-N", tls_resume_n: "tls-resume-N"}
