@@ -135,7 +135,8 @@ def change_figures:
 # "below the spread" when they do not, "one repetition: no spread" when a
 # side has a single value, "a bound (the rig limited): no ratio" when a
 # side has only a bound, "not available in R: why" when a release cannot
-# run the step, "not measured in R" otherwise.
+# run the step, "no figure in R: see its verdict" when its experiment ran
+# ok without one (no knee and no bound), "not measured in R" otherwise.
 def change($base; $row; $f):
   ($base | getpath($f.path)) as $x | ($row | getpath($f.path)) as $y
   | def bound($r): if $f.bound then ($r | getpath($f.bound).n // 0) > 0 else false end;
@@ -145,8 +146,11 @@ def change($base; $row; $f):
       ([$base, $row][] | select(avail(.) | not)) as $na
       | {ratio: null, words: "not available in \($na.release_name): \($na | getpath([$f.step, "reason"]))"}
     elif ($x.n // 0) == 0 or ($y.n // 0) == 0 then
-      {ratio: null, words: (if bound($base) or bound($row) then "a bound (the rig limited): no ratio"
-                            else "not measured in \(if ($x.n // 0) == 0 then $base.release_name else $row.release_name end)" end)}
+      (if ($x.n // 0) == 0 then $base else $row end) as $none
+      | {ratio: null, words: (if bound($base) or bound($row) then "a bound (the rig limited): no ratio"
+                              elif ($none | getpath([$f.path[0], "statuses"]) // [] | any(. == "ok")) then
+                                "no figure in \($none.release_name): see its verdict"
+                              else "not measured in \($none.release_name)" end)}
     else
       {ratio: ($y.median / $x.median), ratio_low: ($y.min / $x.max), ratio_high: ($y.max / $x.min),
        words: (if $x.n < 2 or $y.n < 2 then "one repetition: no spread"
