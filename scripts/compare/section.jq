@@ -66,10 +66,11 @@ def dot_rows($s; $f):
       | "<tr><th>\(row_name($s; $f; $i))</th>"
       + if $d.available == false then "<td colspan=\"8\">not available: \(val($s; $f; ["servers",$i,"dot","reason"]))</td></tr>"
         else
-          ([["full"], ["resume"]][] as [$k]
-           | "<td>" + (spread_words($s; $f; ["servers",$i,"dot",$k,"knee_0_1pct"]; 0)
-                       // (spread_words($s; $f; ["servers",$i,"dot",$k,"bound"]; 0) | if . == null then nm else "&ge; " + . + " (a bound)" end))
-             + "</td><td>" + ([$d[$k].verdicts | to_entries[] | val($s; $f; ["servers",$i,"dot",$k,"verdicts",.key])] | join("; ")) + "</td>")
+          ([["full", "resume"][] as $k
+            | "<td>" + (spread_words($s; $f; ["servers",$i,"dot",$k,"knee_0_1pct"]; 0)
+                        // (spread_words($s; $f; ["servers",$i,"dot",$k,"bound"]; 0) | if . == null then nm else "&ge; " + . + " (a bound)" end))
+              + "</td><td>" + ([$d[$k].verdicts | to_entries[] | val($s; $f; ["servers",$i,"dot",$k,"verdicts",.key])] | join("; ")) + "</td>"]
+           | join(""))
           + ([["udp","tcp_1","tls_full_1","tls_resume_1"][] | "<td>\(spread_cell($s; $f; ["servers",$i,"dot","bytes_per_query",.]; 1))</td>"] | join(""))
           + "</tr>"
         end] | join(""))
@@ -82,10 +83,12 @@ def compare_section($b; $key; $heading):
   $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
   | if $e.dir_exists | not then "" else
     "<section id=\"\($key)\"><h2>\($heading) \(status_badge($e))</h2>"
-    + "<p><b>What is measured.</b> The same experiments against each server software in turn, on the same testbed, zones and traces: the UDP ceiling on an "
-      + "unshaped link, bytes per query on the unsigned and the paper's signed zone (from the switch's SNMP counters), and the TCP sweep 1p1s with the "
-      + "verdict on its knee; the servers take turns, repetition by repetition. A knee the verdict does not attribute to the server is the rig's, not the "
-      + "server's capacity. The servers' settings side by side, and what each adds to an answer: docs/servers.md. Each server's full report: "
+    + "<p><b>What is measured.</b> The same experiments against each server software, and each release of it, in turn, on the same testbed, zones "
+      + "and traces: the UDP ceiling on an unshaped link, bytes per query on the unsigned and the paper's signed zone (from the switch's SNMP "
+      + "counters), the TCP sweep 1p1s with tcpbench and with kxdpgun, each with the verdict on its knee, and DNS over TLS where the release "
+      + "serves it; the servers take turns, repetition by repetition; each row's release is the one its run's testbed recorded. A knee the verdict "
+      + "does not attribute to the server is the rig's, not the server's capacity. The servers' settings side by side, and what each adds to an "
+      + "answer: docs/servers.md. Each server's full report: "
     + ([$s.servers // [] | to_entries[] | .key as $i | .value as $row | "\(row_name($s; $f; $i)) "
       + ([$row | row_dirs | to_entries[] | "<a href=\"\(.value | esc)/report.html\">r\(.key + 1)</a>"] | join(" "))] | join(" · ")) + ".</p>"
     + status_text($e; "the comparison of servers")
