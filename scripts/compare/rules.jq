@@ -37,12 +37,17 @@ def statuses(exp): [.[] | (exp.status // "missing")];
 # dot_sweep_row($k): one DoT sweep ($k: full or resume, configuration 1p1s)
 # over the repetitions: the knee, or where the rig ended the sweep first
 # the most the server handled (a bound, not its capacity), and the verdicts.
+# Each part of a DoT run counts on its own status (a sweep that ended ok
+# counts though the bytes part after it failed).
+def dot_part_ok($k):
+  .dot != null and (if $k == "bytes" then dot::dot_bytes_status(.dot) else dot::dot_sweep_status(.dot; $k) end) == "ok";
 def dot_sweep_row($k):
   def sw: dot::dot_sweep(.dot; $k; "1p1s");
-  {knee_0_1pct: figure(.dot; sw.knee_0_1pct // null),
-   bound: figure(.dot; sw | if . == null or .knee_0_1pct != null then null else .max_handled // null end),
-   server_capacity: [.[] | select(ok(.dot)) | (sw.server_capacity // false)],
-   verdicts: [.[] | select(ok(.dot)) | (sw.verdict // null)]};
+  {status: [.[] | if .dot == null then "missing" else (dot::dot_sweep_status(.dot; $k) // "missing") end],
+   knee_0_1pct: ([.[] | select(dot_part_ok($k)) | sw.knee_0_1pct // null] | repeat_spread),
+   bound: ([.[] | select(dot_part_ok($k)) | sw | if . == null or .knee_0_1pct != null then null else .max_handled // null end] | repeat_spread),
+   server_capacity: [.[] | select(dot_part_ok($k)) | (sw.server_capacity // false)],
+   verdicts: [.[] | select(dot_part_ok($k)) | (sw.verdict // null)]};
 
 def server_row($kind; $release):
   . as $reps | ([$reps[] | .testbed | select(. != null)][0] // {}) as $tb
@@ -102,7 +107,7 @@ def server_row($kind; $release):
           full: dot_sweep_row("full"), resume: dot_sweep_row("resume"),
           bytes_per_query: ({udp: "udp", tcp_1: "tcp-1", tls_full_1: "tls-full-1", tls_resume_1: "tls-resume-1",
                              tls_full_n: "tls-full-N", tls_resume_n: "tls-resume-N"}
-                            | map_values(. as $c | $reps | figure(.dot; dot::dot_bytes_per_query(.dot; $c))))} end),
+                            | map_values(. as $c | [$reps[] | select(dot_part_ok("bytes")) | dot::dot_bytes_per_query(.dot; $c)] | repeat_spread))} end),
      sizes: {statuses: statuses(.sizes),
              bytes_per_query_out_unsigned: figure(.sizes; sizes::sizes_variants(.sizes).unsigned.bytes_per_query_out // null),
              bytes_per_query_out_signed: figure(.sizes; sizes::sizes_variants(.sizes).signed.bytes_per_query_out // null),
@@ -180,7 +185,7 @@ def compare:
 def releases_table:
   "# server,figure,release,median,min,max,n,base,ratio,ratio_low,ratio_high,words",
   (.changes[] as $c | $c.figures[]
-   | [$c.server, .figure, $c.release, null, null, null, null, $c.base, .ratio, .ratio_low, .ratio_high, .words]
+   | [$c.server, .figure, $c.release, null, null, null, null, $c.base, .ratio, .ratio_low, .ratio_high, (.words | gsub(","; ";"))]
    | map(if . == null then "" else tostring end) | join(",")),
   (.servers[] as $r | change_figures[] | . as $f | ($r | getpath($f.path)) as $v | select($v != null)
    | [$r.server, $f.figure, $r.release_name, $v.median, $v.min, $v.max, $v.n, null, null, null, null, null]

@@ -18,6 +18,8 @@ def dot_summary_checked($s):
 # (handshakes/s), null when that sweep did not run; its status: dot_sweep_status
 def dot_sweep($s; $kind; $config): dot_summary_checked($s)[$kind].configs[$config] // null;
 def dot_sweep_status($s; $kind): dot_summary_checked($s)[$kind].status // null;
+# the bytes part's status (ok, failed, ...; null when it did not run)
+def dot_bytes_status($s): dot_summary_checked($s).bytes.status // null;
 # bytes on the wire per query (both directions) of a bytes case (udp, tcp-1,
 # tls-full-1, tls-resume-1, tls-full-N, tls-resume-N), null when not measured
 def dot_bytes_per_query($s; $case): [dot_summary_checked($s).bytes.cases[]? | select(.case == $case) | .per_query.total][0] // null;
