@@ -180,6 +180,7 @@ def finding_dot($s; $f):
        else ([["full","resume"][] as $k
               | if ($d[$k].knee_0_1pct.n // 0) > 0 then val($s; $f; ["servers",$i,"dot",$k,"knee_0_1pct","median"]; 0; null)
                 elif ($d[$k].bound.n // 0) > 0 then "&ge; " + val($s; $f; ["servers",$i,"dot",$k,"bound","median"]; 0; null) + " (a bound)"
+                elif ($d[$k].status // []) | any(. == "ok") then "no figure (see its verdict)"
                 else "not measured" end] | join(" and ")) end]
   | if length == 0 then [] else ["DoT handshakes/s, full and resumed (1p1s, medians): " + join("; ") + "."] end;
 
