@@ -1,6 +1,7 @@
 # compare.mk: the servers compared (docs/servers.md).
-# make compare-servers [SERVERS="nsd knot bind"] [COMPARE_REPS=3] [SCALE=...]: the UDP
-# ceiling unshaped, sizes and the TCP knee per server kind, side by side.
+# make compare-servers [SERVERS="nsd knot bind"] [SERVER_RELEASE="debian12 current"]
+# [COMPARE_REPS=3] [SCALE=...]: the UDP ceiling unshaped, sizes, the TCP knees
+# and DoT per server kind and release, side by side.
 .PHONY: compare-servers
 compare-servers:
 	@scripts/compare/run
