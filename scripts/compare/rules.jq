@@ -34,7 +34,8 @@ def ok($s): $s != null and $s.status == "ok";
 def figure(exp; f): [.[] | select(ok(exp)) | f] | repeat_spread;
 def statuses(exp): [.[] | (exp.status // "missing")];
 
-# dot_sweep_row($k): one DoT sweep ($k: full or resume, configuration 1p1s)
+# dot_sweep_row($k): one sweep of the DoT step ($k: full, resume, doq or
+# doq_resume; configuration 1p1s)
 # over the repetitions: the knee, or where the rig ended the sweep first
 # the most the server handled (a bound, not its capacity), and the verdicts.
 # Each part of a DoT run counts on its own status (a sweep that ended ok
@@ -105,8 +106,14 @@ def server_row($kind; $release):
        | {statuses: statuses(.dot), available: ($na | not),
           reason: (if $na then [.[] | .dot | select(. != null) | .error][0] else null end),
           full: dot_sweep_row("full"), resume: dot_sweep_row("resume"),
+          # DoQ (Knot 3.4, the same step's doq sweeps): null where no
+          # repetition ran them, with the reason the step gave
+          doq: (if all(.[]; .dot == null or dot::dot_sweep_status(.dot; "doq") == null) then null
+                else {full: dot_sweep_row("doq"), resume: dot_sweep_row("doq_resume")} end),
+          doq_skipped: ([.[] | .dot | select(. != null and .status != "skipped") | dot::dot_doq_skipped(.)] | map(select(. != null)) | .[0]),
           bytes_per_query: ({udp: "udp", tcp_1: "tcp-1", tls_full_1: "tls-full-1", tls_resume_1: "tls-resume-1",
-                             tls_full_n: "tls-full-N", tls_resume_n: "tls-resume-N"}
+                             tls_full_n: "tls-full-N", tls_resume_n: "tls-resume-N", quic_full_1: "quic-full-1",
+                             quic_resume_1: "quic-resume-1", quic_reuse: "quic-reuse"}
                             | map_values(. as $c | [$reps[] | select(dot_part_ok("bytes")) | dot::dot_bytes_per_query(.dot; $c)] | repeat_spread))} end),
      sizes: {statuses: statuses(.sizes),
              bytes_per_query_out_unsigned: figure(.sizes; sizes::sizes_variants(.sizes).unsigned.bytes_per_query_out // null),

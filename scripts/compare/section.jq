@@ -77,6 +77,35 @@ def dot_rows($s; $f):
   + "</table>"
   end;
 
+# doq_rows($s; $f): DNS over QUIC per server and release that ran the DoT
+# step's DoQ sweeps (Knot 3.4): handshakes/s with a full handshake per
+# connection and resumed with 0-RTT (the knee, or a bound), the verdicts,
+# and bytes per query; the others named with the step's reason.
+def doq_rows($s; $f):
+  if all($s.servers[]; .dot.doq == null) then "" else
+  "<h3>DNS over QUIC</h3><p>The same step's DoQ sweeps (docs/dot.md, kxdpgun, one QUIC connection and one query each): handshakes/s "
+    + "where 0.1 % of connections failed, a full handshake and a resumed one with 0-RTT, configuration 1p1s; where the rig ended the sweep "
+    + "first, the most the server handled (a bound, not its capacity). Bytes on the wire per query, both directions.</p><table class=\"cmp\">"
+  + head_row(["server", "full handshakes/s", "verdicts", "resumed handshakes/s", "verdicts", "bytes per query: DoQ full", "DoQ resumed",
+              "DoQ, connections kept"])
+  + ([$s.servers | to_entries[] | .key as $i | select(.value.dot != null and .value.dot.available != false) | .value.dot as $d
+      | "<tr><th>\(row_name($s; $f; $i))</th>"
+      + if $d.doq == null
+        then "<td colspan=\"7\">not measured\(if $d.doq_skipped then ": " + val($s; $f; ["servers",$i,"dot","doq_skipped"]) else "" end)</td></tr>"
+        else
+          ([["full", "resume"][] as $k
+            | "<td>" + (spread_words($s; $f; ["servers",$i,"dot","doq",$k,"knee_0_1pct"]; 0)
+                        // (spread_words($s; $f; ["servers",$i,"dot","doq",$k,"bound"]; 0) | if . == null then nm else "&ge; " + . + " (a bound)" end))
+              + "</td><td>" + ([$d.doq[$k].verdicts | to_entries[] | val($s; $f; ["servers",$i,"dot","doq",$k,"verdicts",.key])] | join("; "))
+              + "</td>"]
+           | join(""))
+          + ([["quic_full_1","quic_resume_1","quic_reuse"][] | "<td>\(spread_cell($s; $f; ["servers",$i,"dot","bytes_per_query",.]; 1))</td>"]
+             | join(""))
+          + "</tr>"
+        end] | join(""))
+  + "</table>"
+  end;
+
 # compare (make compare-servers): the servers side by side, each value from
 # compare/summary.json, which copies it from that server's own summary.
 def compare_section($b; $key; $heading):
@@ -86,7 +115,8 @@ def compare_section($b; $key; $heading):
     + "<p><b>What is measured.</b> The same experiments against each server software, and each release of it, in turn, on the same testbed, zones "
       + "and traces: the UDP ceiling on an unshaped link, bytes per query on the unsigned and the paper's signed zone (from the switch's SNMP "
       + "counters), the TCP sweep 1p1s with tcpbench and with kxdpgun, each with the verdict on its knee, and DNS over TLS where the release "
-      + "serves it; the servers take turns, repetition by repetition; each row's release is the one its run's testbed recorded. A knee the verdict "
+      + "serves it (and DNS over QUIC where it serves that); the servers take turns, repetition by repetition; each row's release is the one "
+      + "its run's testbed recorded. A knee the verdict "
       + "does not attribute to the server is the rig's, not the server's capacity. The servers' settings side by side, and what each adds to an "
       + "answer: docs/servers.md. Each server's full report: "
     + ([$s.servers // [] | to_entries[] | .key as $i | .value as $row | "\(row_name($s; $f; $i)) "
@@ -118,7 +148,7 @@ def compare_section($b; $key; $heading):
               + "<td>\(fig(["tcp","conn_per_cpu"]; null))</td></tr>"] | join(""))
         + "</table>"
         + releases_section($s; $f)
-        + dot_rows($s; $f)
+        + dot_rows($s; $f) + doq_rows($s; $f)
         + "<h3>TCP verdicts</h3><p>Where each server's TCP sweep lost its first work, per repetition. Only a knee the verdict gives to the server is the "
           + "server's capacity; a knee of the rig (the generator, a stall from outside, the players) says what this machine could measure, not what the "
           + "server can do.</p><ul>"

@@ -18,6 +18,9 @@ def dot_summary_checked($s):
 # (handshakes/s), null when that sweep did not run; its status: dot_sweep_status
 def dot_sweep($s; $kind; $config): dot_summary_checked($s)[$kind].configs[$config] // null;
 def dot_sweep_status($s; $kind): dot_summary_checked($s)[$kind].status // null;
+# why the DoQ sweeps did not run (DOT_QUIC=auto and a server without
+# DoQ), null when they ran or were not asked for
+def dot_doq_skipped($s): dot_summary_checked($s).doq_skipped // null;
 # the bytes part's status (ok, failed, ...; null when it did not run)
 def dot_bytes_status($s): dot_summary_checked($s).bytes.status // null;
 # bytes on the wire per query (both directions) of a bytes case (udp, tcp-1,
