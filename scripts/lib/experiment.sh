@@ -38,11 +38,14 @@ exp_dot_check() {
         || die "${1:-}SERVER=knot: Knot DNS 3.2 (Debian 12) serves no DNS over TLS, so there is nothing to measure (SERVER=nsd or SERVER=bind, or Knot DNS 3.4: SERVER_RELEASE=current)"
 }
 
-# exp_doq_check [PREFIX]: the server asked for serves DNS over QUIC on
-# sockets (Knot DNS 3.4, SERVER_RELEASE=current), else die before anything
-# runs: NSD and BIND serve none, Knot 3.2 only on the XDP path.
+# exp_doq_served: the server asked for serves DNS over QUIC on sockets
+# (Knot DNS 3.4, SERVER_RELEASE=current): NSD and BIND serve none, Knot
+# 3.2 only on the XDP path.
+exp_doq_served() { [ "${SERVER:-nsd}" = knot ] && [ "${SERVER_RELEASE:-debian12}" != debian12 ]; }
+
+# exp_doq_check [PREFIX]: exp_doq_served, else die before anything runs.
 exp_doq_check() {
-    [ "${SERVER:-nsd}" = knot ] && [ "${SERVER_RELEASE:-debian12}" != debian12 ] \
+    exp_doq_served \
         || die "${1:-}SERVER=${SERVER:-nsd} SERVER_RELEASE=${SERVER_RELEASE:-debian12}: only Knot DNS 3.4 (SERVER=knot SERVER_RELEASE=current) serves DNS over QUIC on the testbed (NSD and BIND serve none, Knot 3.2 on the XDP path only): nothing to measure"
 }
 
@@ -53,7 +56,7 @@ exp_doq_wanted() {
     case $1 in
         no) echo no ;;
         yes) exp_doq_check "DOT_QUIC=yes with "; echo yes ;;
-        *) if [ "${SERVER:-nsd}" = knot ] && [ "${SERVER_RELEASE:-debian12}" != debian12 ]; then echo yes; else echo no; fi ;;
+        *) if exp_doq_served; then echo yes; else echo no; fi ;;
     esac
 }
 

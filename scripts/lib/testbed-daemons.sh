@@ -182,7 +182,7 @@ tb_start_server() {
     tb_stop_pidfile "$dir/server.pid"
     # Knot leaves its XDP program on the interface when it stops (measured,
     # 3.2.6 and 3.4.6): off, so that only SERVER_XDP=yes has one.
-    nsx "$role" ip link set dev eth0 xdp off 2>/dev/null || true
+    ip -n "$(ns_of "$role")" link set dev eth0 xdp off 2>/dev/null || true
     rm -f "$dir/server.log"
     printf '%s\n' "$new" > "$dir/server.conf"
     out=$(srv "$SERVER" checkconf "$dir") || tb_server_fail "$role" "$SERVER's configuration check refused $dir/server.conf: $(tail -n 5 <<<"$out")"

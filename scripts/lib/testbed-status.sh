@@ -17,7 +17,7 @@ tb_status_json() {
     procs_tsv=$(tb_procs_tsv)
     # The XDP program on each server's interface (SERVER_XDP=yes: Knot's).
     for role in "${SERVER_ROLES[@]}"; do
-        xdp_tsv+=$(printf '%s\teth0\t%s' "$role" "$(nsx "$role" ip -j -d link show eth0 2>/dev/null | tr -d '\n')")$'\n'
+        xdp_tsv+=$(printf '%s\teth0\t%s' "$role" "$(ip -n "$(ns_of "$role")" -j -d link show eth0 2>/dev/null | tr -d '\n')")$'\n'
     done
     jq -n --arg prefix "$RB_PREFIX" --arg lb "$LB" --arg link "$LINK" \
         --arg scpu "$SERVER_CPUS" --arg ccpu "$CLIENT_CPUS" --arg zones "${ZONES:-}" --arg zonedir "$TB_ZONEDIR" \
