@@ -19,6 +19,14 @@ def xdp_from_tsv($setting):
                                    | if $p then {interface:.[1], name:$p.name, id:$p.id,
                                                  mode:({"1":"native", "2":"generic", "3":"offload"}["\($m)"] // $m)} else null end)})
                 | add // {})};
+# napi_from_tsv($scpu; $ccpu): "role, device, pid, allowed CPUs, v2 cgroup,
+# v1 cpu cgroup, last CPU" lines (tb_napi_tsv) as the threads of STEER=napi,
+# each with the CPUs its role owns and whether it is pinned to them.
+def napi_from_tsv($scpu; $ccpu):
+  tsv | map({role:.[0], device:.[1], pid:(.[2] | tonumber), cpus:.[3], cgroup:.[4],
+             cpu_cgroup_v1:(if .[5] == "" then null else .[5] end), last_cpu:(.[6] | tonumber? // null)}
+            | .role_cpus = (if .role == "server1" or .role == "server2" then $scpu else $ccpu end)
+            | .pinned = (.cpus == .role_cpus));
 # cpu_names: a taskset list ("0-2,5") as /proc/stat names (["cpu0","cpu1","cpu2","cpu5"]).
 def cpu_names: split(",") | map(if test("-") then (split("-") | map(tonumber) | [range(.[0]; .[1] + 1)]) else [tonumber] end)
                | add | map("cpu\(.)");
@@ -37,7 +45,9 @@ def netns_status($a):
             cpu_names:{server:($a.scpu | cpu_names), client:($a.ccpu | cpu_names)}},
    steering:{mode:$a.steer, rule:(if $a.steer == "rps" then "receive path of every interface on its role's CPUs (RPS)"
                                   elif $a.steer == "rig" then "receive path of the rig's interfaces on the rig's CPUs (RPS), the servers' on the sending CPU"
-                                  else "receive path on the sending CPU (veth default)" end)},
+                                  elif $a.steer == "napi" then "receive path of every interface in a NAPI thread of its own, on its role's CPUs and in its role's cgroup"
+                                  else "receive path on the sending CPU (veth default)" end),
+             threads:($a.ntsv | napi_from_tsv($a.scpu; $a.ccpu))},
    player_tw_buckets:{setting:$a.twb, value:($a.twv | tonumber? // null)},
    profile:(if $a.profile == "" then null else ($a.profile | ltrimstr($a.top + "/")) end),
    cgroups:$a.cg,

@@ -27,7 +27,7 @@ tb_status_json() {
         --arg build "$NSD_BUILD" --arg prog "$(tb_server_program)" --argjson backlog "$SERVER_BACKLOG" --arg minimal "$MINIMAL_RESPONSES" \
         --argjson edns "${SERVER_EDNS_SIZE:-1232}" --arg btsv "$backlogs_tsv" --argjson tls "$(tb_tls_json)" --argjson quic "$(tb_quic_json)" --arg name "$(srv "$SERVER" name)" \
         --arg twb "${PLAYER_TW_BUCKETS:-default}" --arg twv "$(nsx player1 sysctl -n net.ipv4.tcp_max_tw_buckets 2>/dev/null || echo)" \
-        --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
+        --arg steer "${STEER:-none}" --arg ntsv "$(tb_napi_tsv)" --arg profile "${TB_PROFILE:-}" --arg cg "$(tb_cgroup_root)" --arg top "$RB_TOP" \
         --arg ptsv "$procs_tsv" --argjson cpubudget "$(tb_cpu_budget_json)" --argjson defences "$(tb_defences_json)" \
         --argjson release "$release" --arg xtsv "$xdp_tsv" --arg xdp "${SERVER_XDP:-no}" \
         --arg rtsv "$(tb_roles_tsv)" --arg bnf "$(nsx switch sysctl -n net.bridge.bridge-nf-call-iptables 2>/dev/null || true)" -L "$RB_TOP/scripts/lib" \

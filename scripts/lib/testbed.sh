@@ -10,7 +10,8 @@
 # daemons' configuration and the counters, shared with the lab backend,
 # lab.sh; it sources testbed-tls.sh, DoT and DoQ), testbed-cpu.sh (cgroups, the servers' CPU budget),
 # testbed-paths.sh (the router's balancing, the shaped link, the receive
-# steering),
+# steering), testbed-napi.sh (STEER=napi: each receive in a thread of its
+# role's),
 # testbed-daemons.sh (snmpd and the server daemons), testbed-status.sh.
 
 . "$RB_TOP/scripts/lib/servers.sh"
@@ -232,6 +233,7 @@ tb_route_roles() {
 }
 
 . "$RB_TOP/scripts/lib/testbed-paths.sh"
+. "$RB_TOP/scripts/lib/testbed-napi.sh"
 
 # ---------------------------------------------------------------- counters
 
@@ -284,6 +286,7 @@ tb_up() {
     tb_configure_steering
     tb_create_cgroups
     tb_apply_cpu_budget max
+    tb_configure_napi
     tb_install_counters
     tb_start_snmpd
     local role
@@ -331,6 +334,7 @@ tb_down() {
         sleep 0.1
     done
     [ -n "${pids// /}" ] && kill -9 $pids 2>/dev/null || true
+    tb_napi_release
     tb_kill_cgroups
     for ns in $(tb_namespaces_present); do ip netns del "$ns"; done
     tb_remove_cgroups
