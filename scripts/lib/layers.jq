@@ -16,6 +16,7 @@ def layers: [
   {name: "switch",             owner: "rig",    what: "the switch (bridge and port drops)"},
   {name: "router",             owner: "rig",    what: "the router (forwarding and interface drops)"},
   {name: "link",               owner: "link",   what: "the shaped link (tbf drops)"},
+  {name: "server_ring",        owner: "server", what: "the server's receive ring (its interface's queue of 256, full while its receive thread waited: STEER=napi)"},
   {name: "server_cpu_backlog", owner: "server", what: "the server CPU's input backlog (softnet drops)"},
   {name: "accept_queue",       owner: "server", what: "the server kernel's accept queue (ListenOverflows/ListenDrops)"},
   {name: "server_socket",      owner: "server", what: "the server's socket buffers (UDP receive buffer errors; TCP backlog and receive-queue drops)"},
@@ -28,6 +29,13 @@ def mib($roles; $k): . as $s | [$roles[] as $x | $s.deltas[$x][$k] | nz] | add /
 # dev_drops($roles): drops of every interface of the roles (rx and tx).
 def dev_drops($roles): . as $s
   | [$roles[] as $x | ($s.dev[$x] // {}) | .[] | ((.rx_dropped | nz) + (.tx_dropped | nz))] | add // 0;
+
+# ring_drops($ports): what the switch's ports $ports could not hand to
+# the interface on their other end: veth counts a packet its peer's ring
+# (STEER=napi: the peer polls with NAPI) had no room for as a tx drop of
+# the sender. The switch's ports are named after the role on their other
+# end, so the ports of the servers are the servers' receive rings.
+def ring_drops($ports): . as $s | [$ports[] as $p | ($s.dev.switch // {})[$p].tx_dropped | nz] | add // 0;
 
 # qdisc_drops($roles): drops of every qdisc of the roles (tbf shaping).
 def qdisc_drops($roles): . as $s
@@ -54,7 +62,8 @@ def sample_loss($ctx):
   {player_kernel: (dev_drops($ctx.players) + mib($ctx.players; "IpInDiscards") + mib($ctx.players; "IpOutDiscards")
                    + mib($ctx.players; "Ip6InDiscards") + mib($ctx.players; "Ip6OutDiscards")),
    client_cpu_backlog: softnet_drops($ctx.cpus.client),
-   switch: dev_drops(["switch"]),
+   switch: (dev_drops(["switch"]) - ring_drops($ctx.servers)),
+   server_ring: ring_drops($ctx.servers),
    router: (dev_drops(["router"]) + mib(["router"]; "IpInDiscards") + mib(["router"]; "IpOutDiscards")
             + mib(["router"]; "IpExtInNoRoutes")
             + mib(["router"]; "Ip6InDiscards") + mib(["router"]; "Ip6OutDiscards") + mib(["router"]; "Ip6InNoRoutes")),

@@ -178,7 +178,7 @@ tb_cpu_budget_charged() {
     elif tb_kernel_throttles_kthreads; then
         echo "the daemon's CPU time and its receive thread's (STEER=napi: the thread is in the budget's cgroup)"
     else
-        echo "the daemon's CPU time; its receive thread (STEER=napi) is counted in the server's cgroup but not throttled: this kernel ($(uname -r)) throttles a task only on its return to user space, which a kernel thread never makes"
+        echo "the daemon's CPU time and its receive thread's (STEER=napi: the thread is in the budget's cgroup), but only the daemon is throttled (the thread's time is not throttled, it counts against the budget): this kernel ($(uname -r)) throttles a task only on its return to user space, which a kernel thread never makes, so the daemon gets what its receive leaves"
     fi
 }
 

@@ -16,7 +16,16 @@
 #     (CLIENT_CPUS), in the switch's and the router's cgroups; each
 #     server's eth0 on the servers' CPUs (SERVER_CPUS), in its server's
 #     cgroup and its CPU budget's, so that SERVER_CPU charges the daemon
-#     and its own receive path; the clients' eth0 with their clients.
+#     and its own receive path; the clients' eth0 with their clients;
+#   - the rig's threads (every role's but the servers') run at real-time
+#     priority (SCHED_FIFO 50), as a NIC's softirq preempts user space:
+#     at SCHED_OTHER a sender on the rig's CPU (kxdpgun, tcpreplay) kept
+#     that CPU for its slice while the switch port's ring of 256 filled
+#     (40,000 q/s sent, 3,084 lost before the router); the kernel's RT
+#     limit (sched_rt_runtime_us) leaves the senders their share. A
+#     server's thread shares the server's CPU with its daemon as threaded
+#     NAPI does by default (SCHED_OTHER), as a loaded server's receive in
+#     ksoftirqd would.
 # The server CPU then runs the daemons, their sends and their receive,
 # and nothing of the rig's: an answer's way through the switch and the
 # router runs in the switch's and the router's threads on the rig's CPUs.
@@ -30,6 +39,9 @@
 
 TB_NAPI_STATE_NAME=napi.tsv
 TB_NAPI_LOCK="$RB_STATE_ROOT/napi.lock"
+# the rig's threads' real-time priority (SCHED_FIFO), below the kernel's
+# own threaded interrupts (50 is theirs too: equal, round-robin by FIFO)
+TB_NAPI_RIG_PRIO=50
 
 # tb_napi_devices: "ROLE DEV" of every veth end: the switch's ports (named
 # after the role on their other end), the router's two legs and each
@@ -47,7 +59,7 @@ tb_napi_devices() {
 # with the reason (STEER=napi needs /sys/class/net/DEV/threaded, Linux 5.12
 # and later, and ethtool for the offloads).
 tb_napi_check() {
-    need_tools ethtool taskset
+    need_tools ethtool taskset chrt
     nsx switch test -e "/sys/class/net/$(switch_port router-s)/threaded" \
         || die "STEER=napi: this kernel ($(uname -r)) has no threaded NAPI (/sys/class/net/DEV/threaded, Linux 5.12 and later): STEER=none, rps or rig"
 }
@@ -122,6 +134,9 @@ tb_napi_place() {
         out=$(taskset -pc "$(cpus_of "$owner")" "$pid" 2>&1) || die "STEER=napi: cannot pin $role's napi thread $pid of $dev: $out"
         echo "$pid" > "$(tb_cgroup_dir "$owner")/cgroup.procs" \
             || die "STEER=napi: cannot move $role's napi thread $pid into $(tb_cgroup_dir "$owner")"
+        if [[ " ${SERVER_ROLES[*]} " == *" $role "* ]]; then out=$(chrt -o -p 0 "$pid" 2>&1)
+        else out=$(chrt -f -p "$TB_NAPI_RIG_PRIO" "$pid" 2>&1); fi \
+            || die "STEER=napi: cannot set the scheduling of $role's napi thread $pid of $dev: $out"
         budget=$(tb_cpu_budget_dir "$owner")
         if [ "$kind" = v1 ]; then
             [ -n "$budget" ] || budget=$v1
@@ -165,14 +180,15 @@ tb_napi_release() {
     done < "$f"
 }
 
-# tb_napi_tsv: "ROLE DEV PID CPUS CGROUP BUDGET_CGROUP LAST_CPU" of each
-# recorded thread as the kernel reports it now (status --json): its
-# allowed CPUs, its v2 cgroup, its v1 cpu cgroup, the CPU it last ran on.
+# tb_napi_tsv: "ROLE DEV PID CPUS CGROUP BUDGET_CGROUP LAST_CPU POLICY
+# PRIO" of each recorded thread as the kernel reports it now (status
+# --json): its allowed CPUs, its v2 cgroup, its v1 cpu cgroup, the CPU it
+# last ran on, its scheduling policy (0 other, 1 FIFO) and RT priority.
 tb_napi_tsv() {
-    local f="$TB_STATE/$TB_NAPI_STATE_NAME" role dev pid cpus cg v1cg last line stat
+    local f="$TB_STATE/$TB_NAPI_STATE_NAME" role dev pid cpus cg v1cg last line stat pol prio st
     [ -f "$f" ] || return 0
     while read -r role dev pid; do
-        cpus=""; cg=""; v1cg=""; last=""
+        cpus=""; cg=""; v1cg=""; last=""; pol=""; prio=""
         while IFS= read -r line; do
             case $line in Cpus_allowed_list:*) cpus=${line#*:}; cpus=${cpus//[[:space:]]/} ;; esac
         done < "/proc/$pid/status" 2>/dev/null || true
@@ -182,7 +198,7 @@ tb_napi_tsv() {
                 *:cpu,cpuacct:*|*:cpu:*|*:cpuacct,cpu:*) v1cg=${line#*:*:} ;;
             esac
         done < "/proc/$pid/cgroup" 2>/dev/null || true
-        read -r stat < "/proc/$pid/stat" 2>/dev/null && { stat=${stat##*) }; read -r -a st <<<"$stat"; last=${st[36]}; }
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$role" "$dev" "$pid" "$cpus" "$cg" "$v1cg" "$last"
+        read -r stat < "/proc/$pid/stat" 2>/dev/null && { stat=${stat##*) }; read -r -a st <<<"$stat"; last=${st[36]}; prio=${st[37]}; pol=${st[38]}; }
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$role" "$dev" "$pid" "$cpus" "$cg" "$v1cg" "$last" "$pol" "$prio"
     done < "$f"
 }

@@ -20,11 +20,12 @@ def xdp_from_tsv($setting):
                                                  mode:({"1":"native", "2":"generic", "3":"offload"}["\($m)"] // $m)} else null end)})
                 | add // {})};
 # napi_from_tsv($scpu; $ccpu): "role, device, pid, allowed CPUs, v2 cgroup,
-# v1 cpu cgroup, last CPU" lines (tb_napi_tsv) as the threads of STEER=napi,
+# v1 cpu cgroup, last CPU, policy, RT priority" lines (tb_napi_tsv) as the threads of STEER=napi,
 # each with the CPUs its role owns and whether it is pinned to them.
 def napi_from_tsv($scpu; $ccpu):
   tsv | map({role:.[0], device:.[1], pid:(.[2] | tonumber), cpus:.[3], cgroup:.[4],
-             cpu_cgroup_v1:(if .[5] == "" then null else .[5] end), last_cpu:(.[6] | tonumber? // null)}
+             cpu_cgroup_v1:(if .[5] == "" then null else .[5] end), last_cpu:(.[6] | tonumber? // null),
+             scheduling:(if .[7] == "1" then "fifo:\(.[8])" elif .[7] == "0" then "other" else .[7] end)}
             | .role_cpus = (if .role == "server1" or .role == "server2" then $scpu else $ccpu end)
             | .pinned = (.cpus == .role_cpus));
 # cpu_names: a taskset list ("0-2,5") as /proc/stat names (["cpu0","cpu1","cpu2","cpu5"]).

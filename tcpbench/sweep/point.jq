@@ -224,7 +224,7 @@ def point_csv_columns: ["offered_rate","handled_rate","status","valid","reps","a
   "client_cpu_busy_pct",
   "longest_server_stall_ms","server_stall_source",
   "loss_generator","loss_player_kernel","loss_client_cpu_backlog","loss_switch","loss_router","loss_link",
-  "loss_server_cpu_backlog","loss_accept_queue","loss_server_socket","loss_daemon","rig_share"];
+  "loss_server_ring","loss_server_cpu_backlog","loss_accept_queue","loss_server_socket","loss_daemon","rig_share"];
 def point_csv_row:
   . as $p
   | ([$p.stalls[] | select(.role == "server")] | sort_by(-.length_ms) | .[0]) as $st
@@ -238,5 +238,5 @@ def point_csv_row:
       $p.server.backlog, $p.server.passive_opens, $p.client.cpu_busy_pct,
       ($st.length_ms // 0), ($st.source // "none"),
       ($p.loss | .generator, .player_kernel, .client_cpu_backlog, .switch, .router, .link,
-                 .server_cpu_backlog, .accept_queue, .server_socket, .daemon | nz), $p.rig_share ]
+                 .server_ring, .server_cpu_backlog, .accept_queue, .server_socket, .daemon | nz), $p.rig_share ]
   | map(if . == null then "" else tostring end) | join(",");
