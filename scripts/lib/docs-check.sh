@@ -47,16 +47,18 @@ docs_links() {
 # followed.
 docs_broken_links() {
     local doc target path anchor file
+    local -A anchors=()   # each page's anchors, one awk per page
     for doc in "$@"; do
         while IFS= read -r target; do
             [[ $target =~ ^[a-zA-Z][a-zA-Z0-9+.-]*: ]] && continue
             path=${target%%#*}; anchor=""
             [[ $target == *'#'* ]] && anchor=${target#*#}
-            if [ -z "$path" ]; then file=$doc; else file=$(dirname "$doc")/$path; fi
+            if [ -z "$path" ]; then file=$doc; else file=${doc%/*}/$path; fi
             if [ ! -e "$file" ]; then
                 echo "${doc#"$RB_TOP"/}: $target (no such file)"
-            elif [ -n "$anchor" ] && [[ $file == *.md ]] && ! docs_anchors "$file" | grep -qxF -- "$anchor"; then
-                echo "${doc#"$RB_TOP"/}: $target (no such heading)"
+            elif [ -n "$anchor" ] && [[ $file == *.md ]]; then
+                [ -n "${anchors[$file]+set}" ] || anchors[$file]=$'\n'$(docs_anchors "$file")$'\n'
+                [[ ${anchors[$file]} == *$'\n'"$anchor"$'\n'* ]] || echo "${doc#"$RB_TOP"/}: $target (no such heading)"
             fi
         done < <(docs_links "$doc")
     done
@@ -67,18 +69,26 @@ docs_broken_links() {
 # (the build/ trees that make deps and the builds fill left out), and
 # "make target T" for each make target a doc runs (`make T` in prose, a
 # line "make T" or "$ make T" in a code block) that the Makefile has no
-# rule for (make -q answers 2 for "no rule").
+# rule for (make_targets).
 docs_missing_names() {
-    local p t
+    local p
     cat "$@" | grep -oE '`[^`]+`' | tr -d '`' \
         | grep -oE "^($DOCS_NAME_DIRS)/[A-Za-z0-9_./-]+\$" | grep -vE '/build(/|$)' | sort -u \
         | while read -r p; do [ -e "$RB_TOP/$p" ] || echo "file $p"; done
     { cat "$@" | grep -oE '`make [a-z][a-z0-9-]*' | sed 's/^`make //'
       cat "$@" | grep -oE '^ *(\$ )?make [a-z][a-z0-9-]*' | sed -E 's/^ *(\$ )?make //'
-    } | sort -u | while read -r t; do
-            make -q -C "$RB_TOP" "$t" >/dev/null 2>&1 && continue
-            [ $? -ne 2 ] || echo "make target $t"
-        done
+    } | LC_ALL=C sort -u | LC_ALL=C comm -23 - <(make_targets) | sed 's/^/make target /'
+}
+
+# make_targets: every target the Makefile (with its .mk fragments) has a
+# rule for, sorted: make's database (-p) without running anything (-q,
+# a goal that does not exist), less the files it only considered ("Not a
+# target").
+make_targets() {
+    make -pq -C "$RB_TOP" .rootbench-no-such-goal 2>/dev/null \
+        | awk '/^# Not a target:/ { skip = 1; next }
+               /^[A-Za-z0-9][A-Za-z0-9_.\/-]*:([^=]|$)/ { if (!skip) { sub(/:.*/, ""); print } }
+               { skip = 0 }' | LC_ALL=C sort -u
 }
 
 # README_MAX_LINES: what a reader takes in within two minutes.
