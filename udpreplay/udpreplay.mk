@@ -29,8 +29,10 @@ udpreplay/build:
 	mkdir -p $@
 
 .PHONY: trace trace-bench
+trace: ## write the query trace udpreplay/build/trace.pcap (TRACE_*=)
 trace: udpreplay/build/tracegen udpreplay/build/from-pcap
 	@udpreplay/make-trace
 
+trace-bench: ## tracegen's speed and memory against the paper's replay
 trace-bench: udpreplay/build/tracegen
 	@udpreplay/bench

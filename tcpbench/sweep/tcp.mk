@@ -6,8 +6,10 @@
 #   make tcp-limits [SCALE=...] [TCP_LIMITS="c100-b256 ..."]
 
 .PHONY: tcp tcp-limits
+tcp: ## the TCP capacity: new connections/s to the knee (paper section 5)
 tcp: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check
 	tcpbench/sweep/run
 
+tcp-limits: ## how NSD's tcp-count and listen backlog move the TCP knee
 tcp-limits: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check nsd-backlog
 	tcpbench/sweep/limits

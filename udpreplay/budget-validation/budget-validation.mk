@@ -2,5 +2,6 @@
 # unshaped UDP ceiling per CPU at several server CPU budgets, interleaved
 # (docs/methodology.md). RB_RUN=<run> puts it beside a bench's results.
 .PHONY: udp-budget-validation
+udp-budget-validation: ## the capacity-per-CPU method checked at several CPU budgets
 udp-budget-validation: analysis/target-check udpreplay/build/pcap-setmac
 	@udpreplay/budget-validation/run
