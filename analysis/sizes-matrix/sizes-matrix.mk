@@ -6,5 +6,5 @@
 
 .PHONY: sizes-matrix
 sizes-matrix: ## DNSSEC sizing: zone states x query profiles x EDNS buffers
-sizes-matrix: analysis/dnsstat udpreplay/build/tracegen
+sizes-matrix: analysis/dnsstat udpreplay/build/tracegen analysis/target-check udpreplay/build/pcap-setmac
 	@analysis/sizes-matrix/run

@@ -4,5 +4,7 @@
 #   make attack [SCALE=smoke|quick|full] [ATTACK_SERVERS="nsd knot bind"] [ATTACK_KINDS=...] [ATTACK_RATES=...]
 .PHONY: attack
 attack: ## floods at rising rates: what a legitimate client still gets
-attack: tcpbench/rbprobe scripts/sampler/rbsample
+# The background trace is rewritten for the testbed (the target guard,
+# pcap-setmac); the trace is udpreplay.mk's (UR_TRACE).
+attack: tcpbench/rbprobe scripts/sampler/rbsample analysis/target-check udpreplay/build/pcap-setmac
 	scripts/attack/run

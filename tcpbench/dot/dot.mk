@@ -4,5 +4,5 @@
 #   make dot [SCALE=smoke|quick|paper] [SERVER=nsd|bind] [DOT_CONFIGS=1p1s] [DOT_STEPS="full resume bytes"]
 .PHONY: dot
 dot: ## DNS over TLS: handshakes/s, resumption, bytes per query
-dot: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check
+dot: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check tcpbench/rbprobe
 	tcpbench/dot/run

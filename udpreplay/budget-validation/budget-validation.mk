@@ -3,5 +3,6 @@
 # (docs/methodology.md). RB_RUN=<run> puts it beside a bench's results.
 .PHONY: udp-budget-validation
 udp-budget-validation: ## the capacity-per-CPU method checked at several CPU budgets
-udp-budget-validation: analysis/target-check udpreplay/build/pcap-setmac
+# It runs the UDP sweep (udp.mk's programs; the trace: udpreplay.mk).
+udp-budget-validation: analysis/target-check udpreplay/build/pcap-setmac udpreplay/build/from-pcap tcpbench/rbprobe
 	@udpreplay/budget-validation/run

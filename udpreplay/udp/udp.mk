@@ -2,6 +2,8 @@
 #   make udp [UDP_TRACE=pcap] [UDP_SWEEP=search|linear] [UDP_LB="l3 l4"] [UDP_LINK=100mbit] ...
 .PHONY: udp
 udp: ## the UDP ceiling: queries/s answered (paper section 2)
-udp: analysis/target-check udpreplay/build/pcap-setmac
+# The probe (PROBE=on) runs rbprobe; kxdpgun replays what from-pcap lists;
+# the trace is udpreplay.mk's (UR_TRACE).
+udp: analysis/target-check udpreplay/build/pcap-setmac udpreplay/build/from-pcap tcpbench/rbprobe
 	@udpreplay/udp/run
 
