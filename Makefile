@@ -68,7 +68,7 @@ endef
 	$(CCACHE) $(CC) $(CFLAGS) $(SANFLAGS) -c -o $@ $<
 
 # Libraries the C programs need: a clear message instead of a compiler error.
-build-deps:
+build-deps: ## (used by the builds) name a missing -dev package
 	@for p in libevent:libevent-dev ldns:libldns-dev libpcap:libpcap-dev; do \
 	    pkg-config --exists $${p%%:*} || { echo "missing $${p#*:}: run make deps" >&2; exit 1; }; \
 	done
@@ -85,37 +85,48 @@ export PATH := $(CURDIR)/scripts/jq/build/bin:$(PATH)
 endif
 
 
-.PHONY: all san deps check check-repeat clean build-deps unit-tests testbed-up testbed-down testbed-status
+.PHONY: all san deps check check-repeat clean build-deps unit-tests testbed-up testbed-down testbed-status help
 
+# Every target with its line: the text after "## " on a line "TARGET: ##
+# ..." of this file or a fragment, in the order they are read (a target
+# declared .PHONY without one fails scripts/tests/07-make-help.test).
+help: ## every make target, one line each
+	@echo "make TARGET [SETTING=value ...]; each experiment's settings: its docs/ page"
+	@awk '/^[A-Za-z0-9_.-]+: ## / { t = $$1; sub(/:$$/, "", t); sub(/^[^#]*## /, ""); printf "  %-22s %s\n", t, $$0 }' \
+	    $(filter-out %.d,$(MAKEFILE_LIST))
+
+all: ## the programs (C), each in its folder
 all: $(PROGRAMS)
 
+san: ## the programs built with ASan/UBSan too (PATH-san)
 san: $(SAN_PROGRAMS)
 
+unit-tests: ## the C unit tests (sanitized), built, not run
 unit-tests: $(UNIT_TESTS)
 
-deps:
+deps: ## install what the suite needs: Debian packages, jq 1.7, NSD source
 	@scripts/deps
 
 # Every test: C unit tests (sanitized), then the integration tests that
 # run the real programs on the testbed. CHECK=pattern runs a subset.
-check:
+check: ## every test (CHECK=regex: those matching); not on a busy host
 	@$(MAKE) --no-print-directory -j2 $(CHECK_BUILD)
 	@scripts/check $(UNIT_TESTS)
 
 # The whole suite N times in a row: every test that failed at least once.
 N ?= 3
-check-repeat:
+check-repeat: ## the whole suite N times (N=3): the tests that failed once
 	@$(MAKE) --no-print-directory -j2 $(CHECK_BUILD)
 	@CLEAN=$(CLEAN) SLOW=$(SLOW) scripts/check-repeat $(N) $(UNIT_TESTS)
 
-testbed-up:
+testbed-up: ## bring the namespace testbed up (its settings: docs/testbed.md)
 	@scripts/testbed up
-testbed-down:
+testbed-down: ## take the testbed down
 	@scripts/testbed down
-testbed-status:
+testbed-status: ## what the testbed runs, and its settings
 	@scripts/testbed status
 
-clean:
+clean: ## remove what make built (not the zones, traces or results)
 	rm -f $(CLEAN_FILES)
 
 # (not the fetched and rebuilt server sources: their *.d are not ours)

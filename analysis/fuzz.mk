@@ -68,23 +68,27 @@ $(eval $(call fuzz_harness,query,tcpbench/fuzz,tcpbench/query.c analysis/lib/num
 $(eval $(call fuzz_harness,zone,zones/fuzz,zones/optout.c))
 
 .PHONY: fuzz fuzz-build fuzz-cc fuzz-seeds
+fuzz-build: ## the libFuzzer harnesses (analysis/fuzz/build/)
 fuzz-build: $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_HARNESSES))
 
 # A clear message instead of a compiler error when clang is missing.
-fuzz-cc:
+fuzz-cc: ## (used by the fuzz builds) name a missing clang
 	@command -v $(FUZZ_CC) >/dev/null || { echo "missing $(FUZZ_CC) (clang, libclang-rt-14-dev): run make deps" >&2; exit 1; }
 
+fuzz: ## each harness FUZZ_S=60 s (FUZZ=name: only it); fails on a crash
 fuzz: fuzz-build
 	@FUZZ_S="$(FUZZ_S)" FUZZ_RUNS="$(FUZZ_RUNS)" $(FUZZ_DIR)/run $(or $(FUZZ),$(FUZZ_HARNESSES))
 
 # Line coverage of each harness's target files by the seeds, the
 # regression inputs and the corpus the last make fuzz grew (llvm-cov).
 .PHONY: fuzz-cov
+fuzz-cov: ## line coverage of each harness's target files by its corpora
 fuzz-cov: $(addprefix $(FUZZ_BUILD)/cov/fuzz_,$(FUZZ_HARNESSES))
 	@$(FUZZ_DIR)/run --cov $(or $(FUZZ),$(FUZZ_HARNESSES))
 
 # The committed seed corpora, remade from the repository's captures,
 # query lists and zone (analysis/fuzz/make-seeds).
+fuzz-seeds: ## remake the committed seed corpora from the repository
 fuzz-seeds: udpreplay/build/from-pcap
 	@$(FUZZ_DIR)/make-seeds
 
@@ -94,5 +98,5 @@ CHECK_BUILD += fuzz-build
 
 clean: fuzz-clean
 .PHONY: fuzz-clean
-fuzz-clean:
+fuzz-clean: ## remove the harnesses and their objects
 	rm -rf $(FUZZ_BUILD)

@@ -227,6 +227,12 @@ def settings_table($doc; $file; $lab):
     + "</table></details>"
   end;
 
+# finding($short; $more): one Finding (analysis/findings.jq) as a manager
+# reads it first: $short, one short sentence (how many, where it breaks,
+# why, what a client saw), and $more, the sentences behind it (an array),
+# folded under it.
+def finding($short; $more): {short: $short, more: $more};
+
 # ok($e): the experiment ran and finished (interrupted results are partial:
 # they are shown in their section, not summarised here).
 def ok($e): ($e.summary.status // null) == "ok";

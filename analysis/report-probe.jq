@@ -111,6 +111,17 @@ def probe_section_text($s; $f; $unit):
     + "every sweep: <a href=\"#latency\">Latency and availability</a>).</p>"
   end;
 
+# probe_short($s; $f; $x; $unit): what a client saw, as a clause of a
+# Finding's short sentence (a leading "; "): up to which load the probe's
+# latency kept RSSAC047's threshold; "" without a probe.
+def probe_short($s; $f; $x; $unit):
+  ["probe","rssac047","by_threshold","\($x)_latency"] as $bt
+  | if ($s.probe | type) != "object" or ($s.probe.schema != probe_schema) or ($s | at($bt + ["measured"])) != true then ""
+    elif ($s | at($bt + ["first_fail"])) == null then
+      "; a client's latency kept " + rssac047_name + " to the highest load, " + probe_rate($s; $f; ["probe","rssac047","highest"]; $unit)
+    elif ($s | at($bt + ["held_up_to"])) == null then "; a client's latency failed " + rssac047_name + " at every load"
+    else "; a client's latency kept " + rssac047_name + " up to " + probe_rate($s; $f; $bt + ["held_up_to"]; $unit) end;
+
 # probe_finding($s; $f; $x; $unit): the Findings sentences of a sweep's
 # probe for protocol $x (the sweep's own), after the sweep's own sentence
 # (a leading space); "" without a probe.

@@ -14,7 +14,9 @@
 #   section      its section of the report (HTML), "" when it has none;
 #                placed by the registry (comparison: first; place
 #                "per-cpu": in the capacity per CPU, before its rows)
-#   findings     its Findings sentences (an array, maybe empty)
+#   findings     its Findings (an array, maybe empty): each {short, more},
+#                one short sentence and the sentences behind it
+#                (report-lib.jq finding)
 #   family_rows  its rows of the IPv4 / IPv6 table (HTML)
 #   family_note  what follows that table (HTML, maybe "")
 #   per_cpu_rows its rows of "Capacity per CPU of this host" (an array of

@@ -12,14 +12,14 @@ export SCALE
 RESULTS ?= results/latest
 
 .PHONY: bench report report-check report-pdf
-bench:
+bench: ## every experiment and the report -> results/<UTC stamp>/ (SCALE=)
 	@scripts/bench
 
-report:
+report: ## (re)write RESULTS=dir/report.html (default results/latest)
 	@analysis/report $(RESULTS)
 
-report-check:
+report-check: ## verify every number of RESULTS's report against its files
 	@analysis/report-check $(RESULTS)
 
-report-pdf:
+report-pdf: ## RESULTS=dir/report.pdf, the report to print (Chromium)
 	@analysis/report-pdf $(RESULTS)

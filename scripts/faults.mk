@@ -3,5 +3,6 @@
 #                    long ones ("# check: faults-only") too; make check runs
 #                    the short ones
 .PHONY: faults
+faults: ## every fault-injection test, the long ones too
 faults: all
 	@RB_FAULTS=1 CHECK='^scripts/tests/8[0-9]-fault-' scripts/check

@@ -8,10 +8,11 @@
 # rb_dir as before; Debian's packages stay installed).
 
 .PHONY: lab-setup lab-teardown
+lab-setup: ## provision the real lab of INVENTORY=file.yml (docs/real-lab.md)
 lab-setup: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check
 	@[ -n "$(INVENTORY)" ] || { echo "make lab-setup: INVENTORY=file.yml is needed (docs/real-lab.md)" >&2; exit 2; }
 	@BACKEND=lab INVENTORY="$(INVENTORY)" scripts/testbed setup
 
-lab-teardown:
+lab-teardown: ## undo lab-setup on the hosts of INVENTORY=file.yml
 	@[ -n "$(INVENTORY)" ] || { echo "make lab-teardown: INVENTORY=file.yml is needed (docs/real-lab.md)" >&2; exit 2; }
 	@BACKEND=lab INVENTORY="$(INVENTORY)" scripts/testbed teardown

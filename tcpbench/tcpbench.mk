@@ -27,6 +27,7 @@ $(eval $(call c_unit_test,tcpbench/tests/test-stats,tcpbench/tests/test-stats.c 
 $(eval $(call c_unit_test,tcpbench/tests/test-schedule,tcpbench/tests/test-schedule.c tcpbench/schedule.c,-lm))
 
 .PHONY: tcpbench-bench
+tcpbench-bench: ## tcpbench against its peers (a benchmark, not a test)
 tcpbench-bench: tcpbench/tcpbench analysis/target-check
 	tcpbench/bench
 

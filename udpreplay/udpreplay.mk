@@ -29,8 +29,22 @@ udpreplay/build:
 	mkdir -p $@
 
 .PHONY: trace trace-bench
+trace: ## write the query trace udpreplay/build/trace.pcap (TRACE_*=)
 trace: udpreplay/build/tracegen udpreplay/build/from-pcap
 	@udpreplay/make-trace
 
+trace-bench: ## tracegen's speed and memory against the paper's replay
 trace-bench: udpreplay/build/tracegen
 	@udpreplay/bench
+
+# The default trace, made (as make trace makes it) when an experiment that
+# replays it runs and it is missing, so each runs alone on a fresh clone;
+# one that is there is kept (make trace remakes it). The experiments below
+# take it unless they are given a trace of their own: UDP_TRACE (its old
+# name TRACE) for the UDP sweeps, ATTACK_TRACE or no background
+# (ATTACK_BACKGROUND_QPS=0) for attack.
+UR_TRACE := udpreplay/build/trace.pcap
+$(UR_TRACE): | udpreplay/build/tracegen udpreplay/build/from-pcap
+	@TRACE_DIR= udpreplay/make-trace
+udp udp-budget-validation: $(if $(or $(UDP_TRACE),$(TRACE)),,$(UR_TRACE))
+attack: $(if $(or $(ATTACK_TRACE),$(filter 0,$(ATTACK_BACKGROUND_QPS))),,$(UR_TRACE))

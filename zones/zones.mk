@@ -13,12 +13,13 @@ $(eval $(call c_program,zones/size-model-zone,zones/sizemodel.c zones/size-model
 
 .PHONY: zones zones-all zones-clean
 
-zones:
+zones: ## the unsigned root and the paper's signed one (zones/build/)
 	@zones/build-zones
 
+zones-all: ## every zone variant (docs/zones.md)
 zones-all: zones/nsec3-optout-sign zones/size-model-zone
 	@zones/build-zones all
 
 # Removes the built zones AND their keys (the next build makes new ones).
-zones-clean:
+zones-clean: ## remove the built zones and their keys
 	rm -rf zones/build

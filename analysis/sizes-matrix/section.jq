@@ -201,17 +201,25 @@ def finding_matrix($b; $key):
       ([$s.cells | to_entries[] | select(.value.zone_state == "root" and .value.edns == "512") | .key][0]) as $j
       | ([$s.cells | to_entries[] | select(.value.zone_state == "unsigned" and .value.edns == "512") | .key][0]) as $u
       | (if ($s.checks.ksk_roll_dnskey.value | type) == "number" then
+         [finding("A KSK roll grows the DNSKEY answer to " + val($s; $f; ["checks","ksk_roll_dnskey","value"]) + " bytes"
+                  + (if $j != null and $u != null then "; " + val($s; $f; ["cells",$j,"tc_share"]; 1; 100) + " % of answers are truncated at "
+                       + val($s; $f; ["cells",$j,"edns"]) + " bytes" else "" end) + ".";
          ["During a KSK roll the DNSKEY answer grows to " + val($s; $f; ["checks","ksk_roll_dnskey","value"])
           + " bytes (steady state: " + val($s; $f; ["checks","steady_dnskey","value"]) + ")"
           + (if $j != null and $u != null then
                "; resolvers that advertise a " + val($s; $f; ["cells",$j,"edns"]) + "-byte buffer get "
                + val($s; $f; ["cells",$j,"tc_share"]; 1; 100) + " % of the root zone's answers truncated (unsigned: "
                + val($s; $f; ["cells",$u,"tc_share"]; 1; 100) + " %), each one a retry over TCP the instance must absorb"
-             else "" end) + "."]
+             else "" end) + "."])]
        else [] end)
       + ([$s.cells | to_entries[] | select(.value.zone_state == "root") | .key] as $roots
          | ([$roots[] | select($s.cells[.].edns == "trace")] + $roots)[0] as $i
          | if $i == null or ($s.cells[$i].links[0].link_qps | type) != "number" then [] else
+             [finding("A " + val($s; $f; ["cells",$i,"links",0,"link_bps"]; 0; 0.000001) + " Mbit/s link is full at "
+                      + val($s; $f; ["cells",$i,"links",0,"link_qps"]; 0; null) + " queries/s of the root's zone"
+                      + (if ($s.server_udp_ceiling.qps | type) != "number" then ""
+                         elif $s.cells[$i].links[0].link_qps < $s.server_udp_ceiling.qps then ", before the servers' UDP ceiling"
+                         else ", after the servers' UDP ceiling" end) + ".";
              ["Serving the root's zone (" + val($s; $f; ["cells",$i,"cell"]) + "), a "
               + val($s; $f; ["cells",$i,"links",0,"link_bps"]; 0; 0.000001) + " Mbit/s link is full at "
               + val($s; $f; ["cells",$i,"links",0,"link_qps"]; 0; null) + " queries/s"
@@ -225,7 +233,7 @@ def finding_matrix($b; $key):
                  elif ($s.server_udp_ceiling.budget | type) == "number" then
                    " (the servers' UDP ceiling of this run was " + val($s; $f; ["server_udp_ceiling","status"])
                    + ", so which limit comes first is not said)."
-                 else " (the servers' UDP ceiling was not measured in this run, so which limit comes first is not said)." end)]
+                 else " (the servers' UDP ceiling was not measured in this run, so which limit comes first is not said)." end)])]
            end)
     else [] end;
 
@@ -234,7 +242,21 @@ def finding_matrix($b; $key):
 
 # section: the matrix, then the roadmap measured with it.
 def section($b; $e): sizes_matrix_section($b; $e.name; $e.heading // $e.title) + "\n" + roadmap_section($b; $e.name);
-def findings($b; $e): finding_matrix($b; $e.name) + roadmap_findings($b; $e.name);
+# roadmap_short($s; $f): the roadmap's Finding in one short sentence:
+# where the algorithm roll first outgrows the limit.
+def roadmap_short($s; $f):
+  ["roadmap"] as $r
+  | if $s.roadmap.first_crossing != null then
+      "In the algorithm roll, answers first outgrow " + val($s; $f; $r + ["limit_bytes"]) + " bytes at \""
+      + val($s; $f; $r + ["first_crossing","label"]) + "\"."
+    elif ([$s.roadmap.phases[] | select(.kind == "roll" and .measured)] | length) > 0 then
+      "No measured state of the algorithm roll outgrows " + val($s; $f; $r + ["limit_bytes"]) + " bytes."
+    else "What the roadmap's states would send against a " + val($s; $f; $r + ["limit_bytes"]) + "-byte buffer." end;
+
+def findings($b; $e):
+  $b.exps[$e.name] as $x
+  | finding_matrix($b; $e.name)
+  + (roadmap_findings($b; $e.name) | if length == 0 then [] else [finding(roadmap_short($x.summary; $x.file); .)] end);
 def family_rows($b; $e): "";
 def family_note($b; $e): "";
 def per_cpu_rows($b; $e): [];

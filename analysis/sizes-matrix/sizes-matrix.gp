@@ -16,14 +16,20 @@ if (fig eq "bytes_by_zone") {
     set style data histogram
     set style histogram clustered gap 1
     set xtics rotate by 30 right
-    set yrange [0:*]
+    # a log axis: the size models' answers are ten times today's, and on a
+    # linear one every other state's bars were a few pixels high
+    set logscale y
+    set yrange [10:*]
+    # the paper's two marks lie close (about 340 and 440 B): the unsigned
+    # one labelled under its line at the left, the signed one over its line
+    # at the right, so the labels never print over each other
     if (paper_unsigned > 0) {
         set arrow 1 from graph 0, first paper_unsigned to graph 1, first paper_unsigned nohead dt 3 lw 2 lc rgb c_paper front
-        set label 1 sprintf("paper, unsigned: %.0f B out", paper_unsigned) at graph 0.01, first paper_unsigned offset 0, 0.6 tc rgb c_paper front
+        set label 1 sprintf("paper, unsigned: %.0f B out", paper_unsigned) at graph 0.01, first paper_unsigned offset 0, -0.7 tc rgb c_paper front
     }
     if (paper_signed > 0) {
         set arrow 2 from graph 0, first paper_signed to graph 1, first paper_signed nohead dt 3 lw 2 lc rgb c_paper front
-        set label 2 sprintf("paper, signed: %.0f B out", paper_signed) at graph 0.01, first paper_signed offset 0, 0.6 tc rgb c_paper front
+        set label 2 sprintf("paper, signed: %.0f B out", paper_signed) at graph 0.99, first paper_signed right offset 0, 0.7 tc rgb c_paper front
     }
     plot datafile using 5:xtic(2) title "in (queries)" lc rgb c_rig, \
          '' using 6 title "out (answers)" lt 1, \

@@ -5,5 +5,6 @@
 # The testbed must be up (RB_PREFIX) or is brought up; zone states are built when missing.
 
 .PHONY: sizes-matrix
-sizes-matrix: analysis/dnsstat udpreplay/build/tracegen
+sizes-matrix: ## DNSSEC sizing: zone states x query profiles x EDNS buffers
+sizes-matrix: analysis/dnsstat udpreplay/build/tracegen analysis/target-check udpreplay/build/pcap-setmac
 	@analysis/sizes-matrix/run

@@ -117,7 +117,12 @@ def finding_sizes($b; $key):
 # (analysis/report-sections.jq; $e: the experiment's registry entry)
 
 def section($b; $e): sizes_section($b; $e.name; $e.heading // $e.title);
-def findings($b; $e): finding_sizes($b; $e.name);
+# findings: the growth signing brings, in short, before the sentence.
+def findings($b; $e):
+  $b.exps[$e.name] as $x | $x.summary as $s | $x.file as $f
+  | finding_sizes($b; $e.name)
+  | map(finding("Signing as the paper did makes each answer " + val($s; $f; ["variants","signed","growth_vs_unsigned"]; 1; 100)
+                + " % larger in bytes (the paper: " + val($b.paper; "paper.json"; ["sizes","growth_vs_unsigned"]; 0; 100) + " %)."; [.]));
 def family_rows($b; $e):
   fam_pair($b; $e) as [$e4, $e6]
   | fam_row("status"; $e4; $e6; ["status"]; null; null)

@@ -5,5 +5,6 @@
 # The testbed must be up (RB_PREFIX); zone variants are built when missing.
 
 .PHONY: sizes
+sizes: ## response sizes, unsigned and signed (paper section 3)
 sizes: analysis/dnsstat udpreplay/build/tracegen udpreplay/build/pcap-setmac zones/nsec3-optout-sign analysis/target-check
 	@analysis/sizes/run

@@ -87,7 +87,11 @@ def attack_findings($b; $key):
        | ([$s.amplification // [] | to_entries[]
            | select(.value.server == $srv and .value.kind == "reflection-dnskey" and (.value.median | type) == "number")]) as $amp
        | ([$xs[] | select(.value.kind == "syn-flood")] | first // null) as $syn
-       | "Under attack, " + attack_server_name($srv) + "'s legitimate client kept " + rssac047_name + "'s thresholds with the defences on under "
+       | def least($d): ([$xs[] | select(.value.held_up_to[$d] == null)] + ($xs | sort_by(.value.held_up_to[$d])))[0]
+                      | if .value.held_up_to[$d] == null then "no rate" else val($s; $f; ["effects",.key,"held_up_to",$d]; 0; null) + "/s" end;
+       finding("Under attack, " + attack_server_name($srv) + "'s legitimate client kept " + rssac047_name + "'s thresholds up to "
+               + least("on") + " of every attack with the defences on, " + least("off") + " without.";
+       ["Under attack, " + attack_server_name($srv) + "'s legitimate client kept " + rssac047_name + "'s thresholds with the defences on under "
          + ([$xs[] | attack_held_clause($s; $f; ["effects",.key]; .value; "on")] | join(", "))
          + "; without them under " + ([$xs[] | attack_held_clause($s; $f; ["effects",.key]; .value; "off")] | join(", "))
          + (if $syn == null then ""
@@ -98,7 +102,7 @@ def attack_findings($b; $key):
             else "" end)
          + (if ($amp | length) == 0 then "."
             else "; a DNSKEY reflection was amplified " + ([$amp[] | val($s; $f; ["amplification",.key,"median"]; 1; null) + " times in bytes "
-                   + (if .value.defence == "on" then "with RRL" else "without RRL" end)] | join(", ")) + "." end)]
+                   + (if .value.defence == "on" then "with RRL" else "without RRL" end)] | join(", ")) + "." end)])]
     end;
 
 # ------------------------------------------------------------ the section interface

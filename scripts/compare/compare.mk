@@ -3,5 +3,5 @@
 # [COMPARE_REPS=3] [SCALE=...]: the UDP ceiling unshaped, sizes, the TCP knees
 # and DoT per server kind and release, side by side.
 .PHONY: compare-servers
-compare-servers:
+compare-servers: ## the experiments per server kind and release, side by side
 	@scripts/compare/run

@@ -244,7 +244,14 @@ def finding_compare($b; $key):
 # (analysis/report-sections.jq; $e: the experiment's registry entry)
 
 def section($b; $e): compare_section($b; $e.name; $e.heading // $e.title);
-def findings($b; $e): finding_compare($b; $e.name);
+# findings: the comparison as one Finding: the median UDP ceilings in short.
+def findings($b; $e):
+  $b.exps[$e.name] as $x | $x.summary as $s | $x.file as $f
+  | finding_compare($b; $e.name)
+  | if length == 0 then [] else
+      [finding("Servers compared, median UDP ceiling: "
+               + ([$s.servers | to_entries[] | .key as $i | row_name($s; $f; $i) + " " + val($s; $f; ["servers",$i,"udp","ceiling_qps","median"]; 0; null)]
+                  | join(", ")) + " queries/s."; .)] end;
 def family_rows($b; $e): "";
 def family_note($b; $e): "";
 def per_cpu_rows($b; $e): [];

@@ -67,7 +67,12 @@ def finding_lb($b; $key):
 # (analysis/report-sections.jq; $e: the experiment's registry entry)
 
 def section($b; $e): lb_section($b; $e.name; $e.heading // $e.title);
-def findings($b; $e): finding_lb($b; $e.name);
+# findings: the verdict and the split connections, in short, before the sentence.
+def findings($b; $e):
+  $b.exps[$e.name] as $x | $x.summary as $s | $x.file as $f
+  | finding_lb($b; $e.name)
+  | map(finding("The load balancer's stickiness: " + val($s; $f; ["verdict"]) + ", "
+                + val($s; $f; ["split_connections"] | in_object($s; "count")) + " TCP connections split across servers."; [.]));
 def family_rows($b; $e):
   fam_pair($b; $e) as [$e4, $e6]
   | fam_row("verdict"; $e4; $e6; ["verdict"]; null; null)

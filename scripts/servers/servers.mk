@@ -29,27 +29,29 @@ NSD_RECVMMSG_DIR := scripts/servers/build/nsd-$(NSD_UPSTREAM_VERSION)-recvmmsg
 
 .PHONY: nsd-backlog nsd-backlog-clean nsd-recvmmsg servers-current servers-prune
 
-servers-current:
+servers-current: ## the current NSD, Knot DNS and BIND 9 (SERVER_RELEASE=current)
 	@nice scripts/servers/prepare-release current
 
+nsd-backlog: ## NSD rebuilt with its listen backlog at net.core.somaxconn
 nsd-backlog: $(NSD_REBUILT_DIR)/nsd
 
 $(NSD_REBUILT_DIR)/nsd: scripts/servers/build-nsd scripts/servers/nsd-backlog.patch \
                         scripts/servers/nsd-source.conf $(NSD_SOURCE_DIR)/configure.ac
 	@scripts/servers/build-nsd
 
+nsd-recvmmsg: ## NSD 4.12 with --enable-recvmmsg (NSD_BUILD=recvmmsg)
 nsd-recvmmsg: $(NSD_RECVMMSG_DIR)/nsd
 
 $(NSD_RECVMMSG_DIR)/nsd: scripts/servers/build-nsd scripts/servers/nsd-source.conf $(NSD_SOURCE_DIR)/configure.ac
 	@nice scripts/servers/build-nsd recvmmsg
 
-servers-prune:
+servers-prune: ## list old cache entries and their sizes (PRUNE=yes removes)
 	@scripts/servers/prune-cache $(if $(filter yes,$(PRUNE)),--remove)
 
 $(NSD_SOURCE_DIR)/configure.ac:
 	@echo "missing Debian's nsd source ($(NSD_SOURCE_DIR)): run make deps" >&2; exit 1
 
-nsd-backlog-clean:
+nsd-backlog-clean: ## remove the rebuilt NSDs (not the fetched source)
 	rm -rf $(NSD_REBUILT_DIR) $(NSD_RECVMMSG_DIR)
 
 # The test of the rebuilt NSD (scripts/tests/15-nsd-backlog.test) needs it.

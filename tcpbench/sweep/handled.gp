@@ -18,14 +18,18 @@ set datafile separator ","
 set title ttl
 set xlabel "offered connections/s (total of all players)"
 set ylabel "handled connections/s (answered within the timeout)"
-set key bottom right
+# The legend top left, above y = x, where no point can lie (no more is
+# handled than offered): bottom right, it covered a configuration's
+# plateau. The knee's and the paper's marks are labelled at the bottom,
+# under the curves, away from it.
+set key top left Left reverse
 if (knee > 0) {
     set arrow 1 from knee, graph 0 to knee, graph 1 nohead dt 2 lw 2 lc rgb c_ours front
-    set label 1 sprintf("0.1 %% failed at %.0f/s", knee) at knee, graph 0.97 right offset -0.5, 0 tc rgb c_ours front
+    set label 1 sprintf("0.1 %% failed at %.0f/s", knee) at knee, graph 0.04 right offset -0.5, 0 tc rgb c_ours front
 }
 if (paper > 0) {
     set arrow 2 from paper, graph 0 to paper, graph 1 nohead dt 3 lw 2 lc rgb c_paper front
-    set label 2 sprintf("paper: %.0f/s", paper) at paper, graph 0.90 left offset 0.5, 0 tc rgb c_paper front
+    set label 2 sprintf("paper: %.0f/s", paper) at paper, graph 0.11 left offset 0.5, 0 tc rgb c_paper front
 }
 set xrange [0:xmax]
 set yrange [0:*]

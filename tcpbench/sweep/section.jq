@@ -202,7 +202,25 @@ def finding_tcp($b; $key):
 def section($b; $e):
   if $e.variant == "limits" then tcp_limits_section($b; $e.name; $e.heading // $e.title)
   else tcp_section($b; $e.name; $e.heading // $e.title) end;
-def findings($b; $e): if $e.variant == "limits" then [] else finding_tcp($b; $e.name) end;
+# tcp_short($b; $key): the Finding's short sentence: the most answered per
+# configuration, who set a knee, what a client saw (the first configuration's probe).
+def tcp_short($b; $key):
+  $b.exps[$key] as $e | ($e.subs // {}) as $subs
+  | [["1p1s","2p1s","2p2s"][] as $c | ($subs[$c].summary // null) as $s | "\($key)/\($c)/summary.json" as $f
+     | select($s != null and ($s.max_qps | type) == "number")
+     | {c: $c, s: $s, f: $f,
+        t: (val($s; $f; ["max_qps"]; 0; null) + " (" + ($c | esc)
+            + (if $s.verdict.knee == true and ($s.verdict.caused_by // null) != null then ", its knee set by the " + val($s; $f; ["verdict","caused_by"])
+               elif $s.verdict.knee == false then ", no knee: a bound" else "" end) + ")")}] as $r
+  | if ($r | length) == 0 then "Over TCP" + (if ($e.summary.settings.generator.name // null) == "kxdpgun" then " (kxdpgun)" else "" end)
+      + ": no rate was measured validly."
+    else "Over TCP" + (if ($e.summary.settings.generator.name // null) == "kxdpgun" then " (kxdpgun)" else "" end)
+      + ": at most " + ($r | map(.t) | join(", ")) + " connections/s answered"
+      + probe_short($r[0].s; $r[0].f; "tcp"; "connections/s") + "."
+    end;
+
+def findings($b; $e):
+  if $e.variant == "limits" then [] else finding_tcp($b; $e.name) | if length == 0 then [] else [finding(tcp_short($b; $e.name); .)] end end;
 # family_rows: the status, then each configuration's figures as the top
 # summary holds them (configs.<config>) over IPv4 and IPv6.
 def family_rows($b; $e):

@@ -6,8 +6,11 @@
 #   make tcp-limits [SCALE=...] [TCP_LIMITS="c100-b256 ..."]
 
 .PHONY: tcp tcp-limits
-tcp: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check
+tcp: ## the TCP capacity: new connections/s to the knee (paper section 5)
+# The probe (PROBE=on) runs rbprobe beside every sweep.
+tcp: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check tcpbench/rbprobe
 	tcpbench/sweep/run
 
-tcp-limits: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check nsd-backlog
+tcp-limits: ## how NSD's tcp-count and listen backlog move the TCP knee
+tcp-limits: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check tcpbench/rbprobe nsd-backlog
 	tcpbench/sweep/limits

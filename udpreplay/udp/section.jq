@@ -138,9 +138,26 @@ def udp_note($variant):
   else "" end;
 
 def section($b; $e): udp_section($b; $e.name; $e.heading // $e.title; udp_note($e.variant));
+# udp_short($x; $variant): the Finding's short sentence: the ceiling, what
+# set it, and what a client saw.
+def udp_short($x; $variant):
+  $x.summary as $s | $x.file as $f
+  | if $variant == "unshaped" then
+      "Over UDP, unshaped: up to " + val($s; $f; ["ceiling_qps"]; 0; null) + " queries/s answered"
+      + (if $s.verdict.caused_by == "server" and $s.verdict.server_own != false then ", the servers' own limit"
+         elif $s.verdict.caused_by == "server" then ", where the server CPU ran out (the rig's work on it included)"
+         elif ($s.verdict.caused_by // null) != null then ", set by the " + val($s; $f; ["verdict","caused_by"]) + ", not the servers"
+         else "" end)
+    else
+      "Over UDP on the paper's " + val($s; $f; ["link_bps"]; 0; 0.000001) + " Mbit/s link: " + val($s; $f; ["ceiling_qps"]; 0; null) + " queries/s"
+      + (if $s.physics_check.link_limited == true then ", all the link carries" else "" end)
+    end
+  + probe_short($s; $f; "udp"; "q/s") + ".";
+
 def findings($b; $e):
-  (if $e.variant == "unshaped" then finding_udp_unshaped($b; $e.name) else finding_udp_shaped($b; $e.name) end)
-  | map(. + ($b.exps[$e.name] | probe_finding(.summary; .file; "udp"; "q/s")));
+  $b.exps[$e.name] as $x
+  | (if $e.variant == "unshaped" then finding_udp_unshaped($b; $e.name) else finding_udp_shaped($b; $e.name) end)
+  | map(finding(udp_short($x; $e.variant); [. + ($x | probe_finding(.summary; .file; "udp"; "q/s"))]));
 def family_rows($b; $e):
   fam_pair($b; $e) as [$e4, $e6]
   | fam_row("status"; $e4; $e6; ["status"]; null; null)

@@ -17,7 +17,10 @@ set offsets 0, graph 0.05, 0, 0
 cap = (link > 0 && wire > 0) ? link / (8.0 * wire) : 0
 if (ceil > 0) {
     set arrow 1 from ceil, graph 0 to ceil, graph 1 nohead dt 2 lw 2 lc rgb c_ours front
-    set label 1 sprintf("ceiling %.0f q/s", ceil) at ceil, graph 0.96 right offset -0.5, 0 tc rgb c_ours front
+    # what the ceiling means: the most answered while the answer ratio held
+    # the threshold (points beyond it may still answer nearly all)
+    set label 1 sprintf("ceiling %.0f q/s: the most answered\nwhile at least %.4g %% of\nthe queries sent were answered", ceil, 100 * thr) \
+        at ceil, graph 0.96 right offset -0.5, 0 tc rgb c_ours front
 }
 do for [i = 1:words(paper)] {
     p = word(paper, i) + 0
