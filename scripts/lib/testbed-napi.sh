@@ -1,35 +1,35 @@
-# testbed-napi.sh: STEER=napi, every receive of the namespace testbed in a
-# NAPI poll of its own kernel thread, placed with the role whose work that
-# receive is. Sourced by testbed.sh.
+# testbed-napi.sh: STEER=napi, every receive of the namespace testbed on
+# the CPUs of the role whose work it is, the ones that cross between the
+# servers' CPUs and the rig's in a NAPI poll of their own kernel thread.
+# Sourced by testbed.sh.
 #
 # veth delivers a packet on the CPU that sent it (netif_rx into that CPU's
 # backlog) unless its receiving end polls with NAPI: then the packet waits
 # in the receiver's ring (256 entries) for that device's NAPI poll. With
 # /sys/class/net/DEV/threaded the poll runs in a kernel thread of its own,
 # "napi/DEV-ID", which can be pinned to CPUs and moved into a cgroup like
-# any task. So under STEER=napi:
-#   - every veth end has GRO on (veth polls with NAPI only then) and TSO
-#     off (veth takes a locally sent packet into NAPI only when the sender
-#     has no TSO, veth_skb_is_eligible_for_gro; a forwarded one always);
-#   - each end's thread is pinned to its role's CPUs and joins its role's
-#     cgroup: the switch's ports and the router's legs on the rig's CPUs
-#     (CLIENT_CPUS), in the switch's and the router's cgroups; each
-#     server's eth0 on the servers' CPUs (SERVER_CPUS), in its server's
-#     cgroup and its CPU budget's, so that SERVER_CPU charges the daemon
-#     and its own receive path; the clients' eth0 with their clients;
-#   - the rig's threads (every role's but the servers') run at real-time
-#     priority (SCHED_FIFO 50), as a NIC's softirq preempts user space:
-#     at SCHED_OTHER a sender on the rig's CPU (kxdpgun, tcpreplay) kept
-#     that CPU for its slice while the switch port's ring of 256 filled
-#     (40,000 q/s sent, 3,084 lost before the router); the kernel's RT
-#     limit (sched_rt_runtime_us) leaves the senders their share. A
-#     server's thread shares the server's CPU with its daemon as threaded
-#     NAPI does by default (SCHED_OTHER), as a loaded server's receive in
-#     ksoftirqd would.
-# The server CPU then runs the daemons, their sends and their receive,
-# and nothing of the rig's: an answer's way through the switch and the
-# router runs in the switch's and the router's threads on the rig's CPUs.
-# docs/methodology.md has the evidence (perf call graphs before and after).
+# any task. Everything the rig sends is sent on the rig's CPUs (the
+# generators, the switch, the router, the Listener), so its receives stay
+# where veth puts them; only two kinds of receive cross:
+#   - a query into a server (its eth0): in a thread pinned to the servers'
+#     CPUs (SERVER_CPUS), in its server's cgroup and its CPU budget's, at
+#     the default scheduling (SCHED_OTHER: it shares the server's CPU with
+#     the daemon, as a loaded server's receive in ksoftirqd would);
+#   - an answer out of a server (the switch's port toward it): in a thread
+#     pinned to the rig's CPUs (CLIENT_CPUS), in the switch's cgroup, at
+#     real-time priority (SCHED_FIFO 50, as a NIC's softirq preempts user
+#     space: at SCHED_OTHER a sender on the rig's CPU, kxdpgun, kept that
+#     CPU for its slice while the ring filled: 3,084 of 80,013 queries lost
+#     at 40,000 q/s; the kernel's RT limit leaves the senders their share).
+# Both ends of these two veth pairs have GRO on (veth polls with NAPI only
+# then) and TSO off (veth takes a packet into NAPI only when its sender has
+# no TSO, veth_skb_is_eligible_for_gro). The server CPU then runs the
+# daemons, their sends and their receive and nothing of the rig's: an
+# answer's way through the switch and the router runs on the rig's CPUs.
+# A thread on every veth end was tried: the rig's forwarding then paid a
+# thread wake-up per hop (TCP at 4,000 connections/s: p99 25-221 ms and
+# the generator limited, against 3.7-6.8 ms with these four threads).
+# docs/methodology.md has the evidence.
 #
 # The threads are found by name: setting threaded to 0 stops a device's
 # thread and 1 starts a new one (kernel 6.x), so the napi/* thread that
@@ -43,16 +43,12 @@ TB_NAPI_LOCK="$RB_STATE_ROOT/napi.lock"
 # own threaded interrupts (50 is theirs too: equal, round-robin by FIFO)
 TB_NAPI_RIG_PRIO=50
 
-# tb_napi_devices: "ROLE DEV" of every veth end: the switch's ports (named
-# after the role on their other end), the router's two legs and each
-# client's and server's eth0.
+# tb_napi_devices: "ROLE DEV" of the veth ends whose receive crosses between
+# the rig's CPUs and the servers': the switch's port toward each server
+# (named after it) and each server's eth0.
 tb_napi_devices() {
     local role
-    for role in "${CLIENT_ROLES[@]}" "${SERVER_ROLES[@]}" router-c router-s; do
-        echo "switch $(switch_port "$role")"
-    done
-    echo "router ethc"; echo "router eths"
-    for role in "${CLIENT_ROLES[@]}" "${SERVER_ROLES[@]}"; do echo "$role eth0"; done
+    for role in "${SERVER_ROLES[@]}"; do echo "switch $(switch_port "$role")"; echo "$role eth0"; done
 }
 
 # tb_napi_check: the kernel can run a veth's poll in a thread, else die
