@@ -52,6 +52,36 @@ def qdisc_queue_max($roles): . as $s
 def cpu_busy_pct($cpus): . as $s
   | [$cpus[] | $s.cpu[.].busy_pct // empty] | if length > 0 then add / length * 10 | round / 10 else null end;
 
+# load_window($series; $active): the seconds a run's load ran, from the
+# sampler's series (one line per sample, t its end): the samples for which
+# $active (a filter on a line) is true, less the first and the last (the
+# load started and ended inside them); {from, to} such that the samples
+# with from < t <= to are the load's, null with fewer than three. A
+# generator's lead and tail (kxdpgun waits a second before its first
+# query, the sweep settles after the last) stay out of the CPU figures.
+def load_window($series; active):
+  [$series[] | select(active) | .t]
+  | if length >= 3 then {from: .[0], to: .[-2], samples: (length - 2)} else null end;
+
+# generator_window($series): the load window of a run whose generator
+# sends from player1 (the UDP sweep's kxdpgun and tcpreplay): the samples
+# in which the switch's port from player1 received at least a tenth of
+# the most it received in one sample (kxdpgun's ping of its gateway and
+# the reports its XDP attach sets off, a second before its first query,
+# are a few packets).
+def generator_window($series):
+  ([$series[] | .dev.switch.player1.rx_packets // 0] | max // 0) as $peak
+  | load_window($series; $peak > 0 and (.dev.switch.player1.rx_packets // 0) >= $peak / 10);
+
+# window_busy_pct($series; $w; $cpus): the CPUs' busy percent over the
+# samples of the window $w (busy from idle time, summed over the samples,
+# never one sample's figure), one decimal; null without a window.
+def window_busy_pct($series; $w; $cpus):
+  if $w == null then null else
+    [$series[] | select(.t > $w.from + 0.0005 and .t <= $w.to + 0.0005) | . as $x | $cpus[] | $x.cpu[.] // {}] as $c
+    | ([$c[] | .wall_ms // 0] | add // 0) as $wall
+    | if $wall > 0 then (([$c[] | .busy_ms // 0] | add) * 100 / $wall * 10 | round / 10) else null end end;
+
 # softnet_drops($cpus): packets the CPUs' input backlogs dropped.
 def softnet_drops($cpus): . as $s | [$cpus[] as $c | $s.cpu[$c].softnet.dropped | nz] | add // 0;
 

@@ -110,8 +110,10 @@ measure_point() {
         [ "$UDP_GENERATOR" != kxdpgun ] || sent_at_router "$rate" "$c0" "$c1"
         mkdir -p "$EXP_DIR/samples"
         sample="$EXP_DIR/samples/$(point_stem "$rate" "$k").json"
-        jq -c --slurpfile c "$WORK/charge.json" '. + {cpu_charge: $c[0]}' "$WORK/sample.json" | results_write "$sample"
-        row="$(point_row "$rate" "$c0" "$c1"),$(point_sampled "$WORK/sample.json"),$CHARGE_RIG,$k"
+        jq -c -L "$RB_TOP/scripts/lib" --slurpfile c "$WORK/charge.json" --slurpfile series "$WORK/series.jsonl" \
+            'include "layers"; . + {cpu_charge: $c[0], load_window_s: generator_window($series)}' \
+            "$WORK/sample.json" | results_write "$sample"
+        row="$(point_row "$rate" "$c0" "$c1"),$(point_sampled "$WORK/sample.json" "$WORK/series.jsonl"),$CHARGE_RIG,$k"
         results_append_line "$CACHE" "$row"
     fi
     POINT_ROWS+=("$row")
@@ -152,22 +154,26 @@ sampler_start() { exp_sampler_start "$WORK"; }
 
 sampler_stop() { [ -z "${SAMPLER_PID:-}" ] || exp_sampler_stop "$WORK"; }
 
-# point_sampled SAMPLE: the loss_* columns: what each layer lost during the
-# point (the answers' receiver, the Listener, counts with the players),
-# then link_backlog_max and link_qlen_max: the shaped link's tbf queue at
-# its fullest (router and switch), then the server and client CPUs' busy
-# percent. The daemon's loss: datagrams its socket
-# received but it did not answer.
+# point_sampled SAMPLE SERIES: the loss_* columns: what each layer lost
+# during the point (the answers' receiver, the Listener, counts with the
+# players), then link_backlog_max and link_qlen_max: the shaped link's tbf
+# queue at its fullest (router and switch), then the server and client
+# CPUs' busy percent over the seconds the load ran (layers.jq's
+# generator_window, also in the point's sample as load_window_s; the whole
+# sampled run when the series has fewer than three samples of load). The daemon's loss: datagrams its
+# socket received but it did not answer.
 point_sampled() {
-    jq -r -L "$RB_TOP/scripts/lib" --argjson cpus "$CPUS_JSON" --arg layers "$LOSS_LAYERS" '
+    jq -r -L "$RB_TOP/scripts/lib" --argjson cpus "$CPUS_JSON" --arg layers "$LOSS_LAYERS" --slurpfile series "$2" '
         include "layers";
+        generator_window($series) as $w |
         (sample_loss({players: ["player1", "listener"], servers: ["server1", "server2"], cpus: $cpus})
          + {generator: 0,
             daemon: ([mib(["server1", "server2"]; "UdpInDatagrams") + mib(["server1", "server2"]; "Udp6InDatagrams")
                       - mib(["server1", "server2"]; "UdpOutDatagrams") - mib(["server1", "server2"]; "Udp6OutDatagrams"), 0] | max)}) as $l
         | qdisc_queue_max(["router", "switch"]) as $q
         | [($layers | split(" ")[] | $l[.] // 0), $q.backlog_max, $q.qlen_max,
-           (cpu_busy_pct($cpus.server) // ""), (cpu_busy_pct($cpus.client) // "")] | map(tostring) | join(",")' "$1"
+           (window_busy_pct($series; $w; $cpus.server) // cpu_busy_pct($cpus.server) // ""),
+           (window_busy_pct($series; $w; $cpus.client) // cpu_busy_pct($cpus.client) // "")] | map(tostring) | join(",")' "$1"
 }
 
 # point_row RATE BEFORE AFTER: the CSV row from two counter snapshots.
