@@ -12,6 +12,13 @@ def rig_share_limit: 0.05;
 
 def rig_pct: . * 1000 | round / 10;
 
+# receive_on_server_cpu($steer): whether the servers' kernel receive path
+# ran on the servers' CPUs under receive steering $steer, so that their
+# busy share is the daemon and its receive: rps (RPS to the servers'
+# CPUs) and napi (a receive thread pinned there); not none or rig (on the
+# sending CPU, the switch's).
+def receive_on_server_cpu($steer): $steer == "rps" or $steer == "napi";
+
 # rig_charge: the rig shares (numbers; null or "" for a point not
 # measured) of the points that set a figure -> {points, measured_points,
 # max, median, limit, own (null: not measured), caveat (null: none)}.

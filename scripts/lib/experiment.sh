@@ -63,14 +63,6 @@ exp_doq_wanted() {
 # exp_testbed_json: the running testbed's configuration (status --json).
 exp_testbed_json() { "$RB_TOP/scripts/testbed" status --json; }
 
-# exp_budget_steer STEER: the receive steering an experiment asks for: its
-# own setting if given, else rps under a servers' CPU budget (SERVER_CPU),
-# so that the server CPU's busy share is the daemon and its kernel work,
-# else empty (the profile's).
-exp_budget_steer() {
-    if [ -n "$1" ]; then echo "$1"; elif [ "${SERVER_CPU:-max}" != max ]; then echo rps; fi
-}
-
 # exp_testbed_release: down again if this experiment brought it up.
 exp_testbed_release() {
     if [ "$EXP_TESTBED_STARTED" = 1 ]; then

@@ -15,7 +15,7 @@
 #    client: {cpu_busy_pct}
 # Settings: {collapse_fraction, backlog, tcp_count, servers, point_seconds,
 #   cpu_budget (the servers' budget, a share of a CPU each; null: none),
-#   server_cpus (how many CPUs the servers run on), steer (none|rps)}.
+#   server_cpus (how many CPUs the servers run on), steer (none|rps|rig|napi)}.
 
 # found from this folder, so that another experiment can import these rules
 # (jq 1.6 would look in the current directory first)
@@ -210,7 +210,7 @@ def knee_verdict($settings):
 # per_cpu($settings): the capacity per CPU of the server, when the
 # server's CPU is what ran out: the handled rate over the server CPU's busy
 # share while the load ran (point.jq: load; busy from idle time: the daemon
-# and, with the receive path steered to the server CPU (STEER=rps), its
+# and, with the receive path on the server CPU (STEER=rps or napi), its
 # kernel work), the best of the valid points up to the knee whose daemons
 # were at their CPU cap. A figure only when the knee is the server's (the
 # CPU mechanism, or work lost in the daemon) with the daemons at 90 % of
@@ -269,10 +269,10 @@ def per_cpu($settings):
      elif ($saturated | not) then "none: the daemons used \($kn.load.daemon_cpu_pct // "?")% of a CPU at the knee, below 90 % of the \($cap)% they may use"
      elif ($vd.mechanism != "cpu" and $vd.layer != "daemon") then
        "none: the server lost the work for another reason than its CPU (\($vd.mechanism // $vd.layer))"
-     elif $settings.steer != "rps" then "none: the servers' receive path ran on the client CPU (STEER=\($settings.steer // "none")), so the server CPU's busy "
+     elif (receive_on_server_cpu($settings.steer) | not) then "none: the servers' receive path ran on the client CPU (STEER=\($settings.steer // "none")), so the server CPU's busy "
        + "share misses it"
      elif $k == null then "none: no busy share measured on the server CPU"
-     else "handled connections/s over the server CPU's busy share while the load ran (the daemon and its kernel work, STEER=rps), the best of the valid "
+     else "handled connections/s over the server CPU's busy share while the load ran (the daemon and its kernel work, STEER=\($settings.steer)), the best of the valid "
        + "points up to the knee whose daemons were at their CPU cap" end) as $rule
   | ($rule | startswith("none") | not) as $ok
   | (if $ok then ($k.handled_rate / ($k.load.server_cpu_busy_pct / 100) | round) else null end) as $per

@@ -37,14 +37,11 @@ read_settings() {
         if [ "$LINK" = none ]; then export SERVER_CPU=$UDP_SERVER_CPU
         else log "UDP_SERVER_CPU=$UDP_SERVER_CPU is for unshaped sweeps: this one (UDP_LINK=$LINK) runs with SERVER_CPU=${SERVER_CPU:-max}"; fi
     fi
-    # The unshaped sweep keeps tcpreplay and STEER=none by default: the
-    # profile that would keep the rig's work off the server CPU (kxdpgun
-    # with STEER=rps) was measured and did not yet (docs/methodology.md,
-    # "The rig's work on the server CPU"); every point's rig share says how
-    # much of the server CPU was the rig's. Under a server CPU budget the
-    # servers' receive path runs on their CPU (RPS), so that its busy time
-    # is the server's whole cost per query.
-    UDP_STEER=$(exp_budget_steer "$UDP_STEER"); UDP_STEER=${UDP_STEER:-none}
+    # STEER=napi by default (settings.json): the rig's forwarding stays off
+    # the server CPU and the servers' receive runs on theirs, so that the
+    # server CPU's busy time is the server's whole cost per query
+    # (docs/methodology.md, "The rig's work on the server CPU"); every
+    # point's rig share says so.
     [ "$UDP_GENERATOR" != kxdpgun ] || need_tools kxdpgun
     # SETTLE_LEFT: the wait after the generator has exited. kxdpgun waits 1 s
     # after its last query before it exits (its extra wait, fixed in kxdpgun
