@@ -38,7 +38,8 @@ lab_validate() {
     tb_defences_check
     [ "$SERVER_SYNCOOKIES" = kernel ] || die "SERVER_SYNCOOKIES=$SERVER_SYNCOOKIES: a lab's servers keep their own net.ipv4.tcp_syncookies (a namespace testbed setting; set it on the hosts)"
     lab_validate_server
-    case $STEER in none|rps) ;; *) die "unknown STEER=$STEER" ;; esac
+    # (a lab's hosts keep their own receive path: STEER is recorded, not set)
+    case $STEER in none|rps|rig|napi) ;; *) die "unknown STEER=$STEER" ;; esac
     case $MINIMAL_RESPONSES in yes|no) ;; *) die "MINIMAL_RESPONSES=$MINIMAL_RESPONSES must be yes or no" ;; esac
     tb_check_edns_size
     local n

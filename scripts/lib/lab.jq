@@ -82,7 +82,7 @@ def lab_status($a):
    pinning:{servers:$a.lab.hosts.server1.cpus, clients:$a.lab.hosts.player1.cpus,
             cpu_names:{server:(cpu_names("server1") + cpu_names("server2")),
                        client:(cpu_names("player1") + cpu_names("player2") + cpu_names("listener"))}},
-   steering:{mode:$a.steer, rule:"each host's own receive path (its NIC and kernel settings; not set by rootbench)"},
+   steering:{mode:$a.steer, rule:"each host's own receive path (its NIC and kernel settings; not set by rootbench)", threads:null},
    player_tw_buckets:{setting:$a.twb, value:null},
    profile:(if $a.profile == "" then null else ($a.profile | ltrimstr($a.top + "/")) end),
    cgroups:"\($a.lab.hosts.server1.cgroup | rtrimstr("/server1"))/ROLE on each host",

@@ -166,7 +166,7 @@ tb_remove_cpu_budget() {
 # (scripts/tests/21-napi-receive-charged-to-its-role.test measures it
 # again and holds this rule to what it saw).
 tb_kernel_throttles_kthreads() {
-    local v=${TB_KERNEL_RELEASE:-$(uname -r)} major minor
+    local v major minor; v=$(uname -r)
     IFS=. read -r major minor _ <<<"$v"; minor=${minor%%[!0-9]*}
     [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "${minor:-0}" -lt 18 ]; }
 }

@@ -269,11 +269,11 @@ def per_cpu($settings):
      elif ($saturated | not) then "none: the daemons used \($kn.load.daemon_cpu_pct // "?")% of a CPU at the knee, below 90 % of the \($cap)% they may use"
      elif ($vd.mechanism != "cpu" and $vd.layer != "daemon") then
        "none: the server lost the work for another reason than its CPU (\($vd.mechanism // $vd.layer))"
-     elif (receive_on_server_cpu($settings.steer) | not) then "none: the servers' receive path ran on the client CPU (STEER=\($settings.steer // "none")), so the server CPU's busy "
-       + "share misses it"
+     elif (receive_on_server_cpu($settings.steer) | not) then
+       "none: the servers' receive path ran on the client CPU (STEER=\($settings.steer // "none")), so the server CPU's busy share misses it"
      elif $k == null then "none: no busy share measured on the server CPU"
-     else "handled connections/s over the server CPU's busy share while the load ran (the daemon and its kernel work, STEER=\($settings.steer)), the best of the valid "
-       + "points up to the knee whose daemons were at their CPU cap" end) as $rule
+     else "handled connections/s over the server CPU's busy share while the load ran (the daemon and its kernel work, "
+       + "STEER=\($settings.steer)), the best of the valid points up to the knee whose daemons were at their CPU cap" end) as $rule
   | ($rule | startswith("none") | not) as $ok
   | (if $ok then ($k.handled_rate / ($k.load.server_cpu_busy_pct / 100) | round) else null end) as $per
   | (if $ok then $k else $kn end) as $p

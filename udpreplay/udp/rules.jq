@@ -231,12 +231,14 @@ def per_cpu($s; $range; $ceil; $verdict):
      longest_pause_bound_us: ($s.cpu_budget.longest_pause_bound_us // null), throttle: ($s.throttle // null),
      steer: $s.steer, server_cpu_busy_pct: $busy,
      server_cpu_saturated: $saturated,
-     qps_per_cpu: (if $ceil != null and $busy != null and $busy > 0 and $verdict.caused_by == "server" and receive_on_server_cpu($s.steer) and $saturated and $resolved
+     qps_per_cpu: (if $ceil != null and $busy != null and $busy > 0 and $verdict.caused_by == "server"
+                      and receive_on_server_cpu($s.steer) and $saturated and $resolved
                    then ($ceil / ($busy / 100) | round) else null end),
      rule: (if $verdict.caused_by != "server" then "none: the server was not shown to be the limit"
             elif ($resolved | not) then "none: the ceiling lies between \($range.low) and \($range.high) q/s sent, more than \(per_cpu_resolution * 100) % "
               + "apart (a repetition fell below where the first held): the ceiling is not known closely enough"
-            elif (receive_on_server_cpu($s.steer) | not) then "none: the servers' receive path ran on the sending CPU (STEER=\($s.steer // "none")), so the server CPU's busy share misses it"
+            elif (receive_on_server_cpu($s.steer) | not)
+              then "none: the servers' receive path ran on the sending CPU (STEER=\($s.steer // "none")), so the server CPU's busy share misses it"
             elif ($saturated | not) then "none: the server CPU was not saturated at the ceiling (busy below 90 % of what the daemons may use), so it was not "
               + "what ran out"
             else "answered q/s at the ceiling / the server CPU's busy share there (the daemon and its kernel receive path, STEER=\($s.steer))" end)};
