@@ -69,6 +69,27 @@ def lab_section($src):
      else "<tr><td colspan=\"10\">\(tv($src; ["hosts"]))</td></tr>" end)
   + "</table>";
 
+# host_speed_table($b): how fast this host was on the servers' CPU and on
+# the rig's at the start and the end of each experiment (rbspeed's fixed
+# loop, scripts/lib/experiment.sh exp_host_speed; lower is faster), and the
+# steal time the hypervisor took from those CPUs while it was timed, so
+# that two runs' figures can be read beside their hosts' speeds.
+def host_speed_table($b):
+  [$b.exps | to_entries[] | .value as $e | select(($e.summary.host_speed.start | type) == "object") | {name: .key, e: $e}] as $rows
+  | if ($rows | length) == 0 then "" else
+      "<table class=\"cmp\"><caption>Host speed: ns per iteration of a fixed loop (lower is faster), "
+      + "at each experiment's start and end; steal while it was timed</caption>"
+      + head_row(["experiment", "server CPU, start", "server CPU, end", "rig CPU, start", "rig CPU, end",
+                  "steal on the server CPU, ms (start, end)"])
+      + ([$rows[] | .e as $e | $e.summary.host_speed as $h
+          | def one($when; $side; $k): ($h[$when][$side] // {} | keys | first) as $c
+              | if $c == null then nm else val($e.summary; $e.file; ["host_speed", $when, $side, $c, $k]; 2; null) end;
+          "<tr><th>\(.name | esc)</th><td>\(one("start"; "server"; "ns_per_iter_median"))</td>"
+          + "<td>\(one("end"; "server"; "ns_per_iter_median"))</td><td>\(one("start"; "rig"; "ns_per_iter_median"))</td>"
+          + "<td>\(one("end"; "rig"; "ns_per_iter_median"))</td>"
+          + "<td>\(one("start"; "server"; "steal_ms")), \(one("end"; "server"; "steal_ms"))</td></tr>"] | join(""))
+      + "</table>" end;
+
 def testbed_section:
   . as $b | $b.testbed as $t | testbed_src($b) as $src
   | ($src != null and ($src.doc | at($src.path + ["backend"])) == "lab") as $lab
@@ -110,6 +131,7 @@ def testbed_section:
       + kv_row("service address"; "\(tb("service","ipv4")) \(tb("service","ipv6"))"; "")
       + kv_row("zones"; "\(if $t.zones.variant then tb("zones","variant") else "default" end) (\(tb("zones","dir")))"; "")
       + "</table>"
+      + host_speed_table($b)
       + (if ($b.zones | length) == 0 then "" else
           "<table class=\"cmp\"><caption>Zone variants served in this run</caption>"
           + head_row(["variant", "root serial", "records", "delegations", "keys", "denial"])
@@ -202,6 +224,15 @@ def per_cpu_section($b):
       + "</section>"
     end;
 
+# host_speed_line($e): under a headline, the host's speed on the servers'
+# CPU at the experiment's start and end (host_speed_table has both CPUs).
+def host_speed_line($e):
+  ($e.summary.host_speed // {}) as $h | ($h.start.server // {} | keys | first) as $c
+  | if $c == null then "" else
+      "<p class=\"hs\"><small>host speed, server CPU: \(val($e.summary; $e.file; ["host_speed","start","server",$c,"ns_per_iter_median"]; 2; null))"
+      + " &rarr; \(val($e.summary; $e.file; ["host_speed","end","server",$c,"ns_per_iter_median"]; 2; null)) ns per loop "
+      + "(<a href=\"#testbed\">lower is faster</a>)</small></p>" end;
+
 # headlines($b): one figure per experiment for the first screen, as the
 # registry names it (headline: a figure's file name, or "verdict" for a
 # verdict card; the experiment's first figure when that one is absent),
@@ -211,11 +242,11 @@ def headlines($b):
    | select($e != null and $e.summary != null)
    | if $r.headline == "verdict" then
        headline_of($b; $r) | select(. != "")
-       | "<div class=\"headline\"><a class=\"to\" href=\"#\($r.name)\">\($r.short | esc) &rarr;</a>" + . + "</div>"
+       | "<div class=\"headline\"><a class=\"to\" href=\"#\($r.name)\">\($r.short | esc) &rarr;</a>" + . + host_speed_line($e) + "</div>"
      else
        ([$e.figures[] | select(.png | endswith("/" + $r.headline))][0] // $e.figures[0] // null) as $fig
        | select($fig != null)
-       | "<div class=\"headline\"><a class=\"to\" href=\"#\($r.name)\">\($r.short | esc) &rarr;</a>" + figure($fig) + "</div>"
+       | "<div class=\"headline\"><a class=\"to\" href=\"#\($r.name)\">\($r.short | esc) &rarr;</a>" + figure($fig) + host_speed_line($e) + "</div>"
      end];
 
 # (the page has no try: see at in report-lib.jq)

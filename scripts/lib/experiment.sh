@@ -203,3 +203,24 @@ exp_family_addr() { if [ "$FAMILY" = 6 ]; then role_addr6 "$1"; else role_addr4 
 
 # exp_family_block PLAYER: the player's client block in FAMILY.
 exp_family_block() { if [ "$FAMILY" = 6 ]; then player_block6 "$1"; else player_block4 "$1"; fi; }
+
+# exp_host_speed TESTBED_JSON: how fast this host is now on the servers'
+# CPUs and on the rig's (scripts/sampler/rbspeed: a fixed workload timed
+# on each CPU, and the steal time meanwhile), as JSON {at, server: {cpuN:
+# ...}, rig: {cpuN: ...}}; an experiment records it at its start and its
+# end, so that two runs' figures can be set beside their hosts' speeds.
+# null on a lab (its servers are other hosts) or without rbspeed (make).
+exp_host_speed() {
+    local prog="$RB_TOP/scripts/sampler/rbspeed" s c out
+    [ "$(jq -r '.backend // "netns"' <<<"$1")" = netns ] && [ -x "$prog" ] || { echo null; return 0; }
+    s=$(jq -r '.pinning.cpu_names.server // [] | map(ltrimstr("cpu")) | join(" ")' <<<"$1")
+    c=$(jq -r '.pinning.cpu_names.client // [] | map(ltrimstr("cpu")) | join(" ")' <<<"$1")
+    [ -n "$s" ] && [ -n "$c" ] || { echo null; return 0; }
+    # shellcheck disable=SC2086
+    out=$("$prog" $s $c 2>&1) || { warn "host speed not measured: $out"; echo null; return 0; }
+    jq -c --arg at "$(date -u +%FT%TZ)" --arg s "$s" --arg c "$c" '
+        ($s | split(" ") | map("cpu" + .)) as $sv | ($c | split(" ") | map("cpu" + .)) as $cl
+        | {at: $at, unit: "ns per iteration of rbspeed'"'"'s fixed loop (median of its repeats; lower is faster)",
+           server: (.cpus | with_entries(select(.key as $k | $sv | index($k)))),
+           rig: (.cpus | with_entries(select(.key as $k | $cl | index($k))))}' <<<"$out"
+}

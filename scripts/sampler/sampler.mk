@@ -15,6 +15,10 @@ RBS_MODULES := scripts/sampler/options.c scripts/sampler/sampler.c \
 
 $(eval $(call c_program,scripts/sampler/rbsample,scripts/sampler/rbsample.c $(RBS_MODULES),-lpthread))
 
+# rbspeed: the host's speed on given CPUs (a fixed workload timed), which
+# every experiment records at its start and end.
+$(eval $(call c_program,scripts/sampler/rbspeed,scripts/sampler/rbspeed.c scripts/sampler/speed.c scripts/sampler/cpustat.c scripts/sampler/procfile.c analysis/lib/cliopt.c,))
+
 $(eval $(call c_unit_test,scripts/sampler/tests/test-procnet,scripts/sampler/tests/test-procnet.c scripts/sampler/procnet.c scripts/sampler/ctrset.c,))
 $(eval $(call c_unit_test,scripts/sampler/tests/test-cpustat,scripts/sampler/tests/test-cpustat.c scripts/sampler/cpustat.c scripts/sampler/cgroup.c scripts/sampler/procfile.c,))
 $(eval $(call c_unit_test,scripts/sampler/tests/test-stall,scripts/sampler/tests/test-stall.c scripts/sampler/stall.c scripts/sampler/objtab.c,))

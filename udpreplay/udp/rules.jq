@@ -109,6 +109,17 @@ def link_use($s; $wire; $high):
          + "queue held >= \(link_queue_full_ms) ms of the link rate")}
   end;
 
+# server_mechanism($s; $rate): how the server lost work at $rate: "cpu" when
+# its CPU was busy at least 90 % of what its daemons may use there (median
+# over the repetitions, busy from idle time over the load), "burst" when
+# below (a queue overflowed with the CPU to spare: the arrivals came in a
+# burst larger than the queue, or its drain stalled), "unknown" when not
+# measured. {mechanism, busy}.
+def server_mechanism($s; $rate):
+  (at_rate($rate) | map(.server_cpu_busy_pct | numbers) | if length > 0 then repeat_spread.median else null end) as $busy
+  | ((($s.cpu_budget.budget // 1) | if . > 1 then 1 else . end) * 100 * 0.9) as $need
+  | {busy: $busy, mechanism: (if $busy == null then "unknown" elif $busy >= $need then "cpu" else "burst" end)};
+
 # verdict($s; $range; $wire): where the first answers were lost at the
 # first failing rate, against the highest rate below it. A full shaped
 # link is the limit whichever counter the first loss appeared in: answers
@@ -135,9 +146,14 @@ def verdict($s; $range; $wire):
           {at_qps: $B, layer: "undetermined", caused_by: "unknown", backpressure: $lu,
            summary: "answers lost at \($B) q/s where no layer counted a loss"}
         else
-          {at_qps: $B, layer: $fl.name, caused_by: $fl.owner} + $counts + {backpressure: $lu,
-           summary: ("at \($B) q/s the first work was lost at \($where)"
-                     + (if $fl.owner == "server" then ": the ceiling of the server"
+          server_mechanism($s; $B) as $m
+          | {at_qps: $B, layer: $fl.name, caused_by: $fl.owner} + $counts + {backpressure: $lu}
+            + (if $fl.owner == "server" then {mechanism: $m.mechanism, server_cpu_busy_pct: $m.busy} else {} end)
+            + {summary: ("at \($B) q/s the first work was lost at \($where)"
+                     + (if $fl.owner == "server" and $m.mechanism == "burst" then
+                          ": the server's, with its CPU \($m.busy) % busy: a burst overflowed a queue while the CPU had time to spare, "
+                          + "so this is where the server's queues overflow, not its CPU's capacity"
+                        elif $fl.owner == "server" then ": the ceiling of the server"
                         elif $fl.owner == "link" then ": the ceiling of the link, not of the server"
                         else ": a limit of the rig, not of the server" end))}
         end
