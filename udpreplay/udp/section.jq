@@ -92,6 +92,13 @@ def udp_section($b; $key; $title; $note):
       + "</section>"
     end;
 
+# udp_no_ceiling($s; $f; $where): a sweep that ended without a ceiling (the
+# generator limited it, or every rate was answered): what was answered in
+# full, a bound, never the capacity.
+def udp_no_ceiling($s; $f; $where):
+  "Over UDP " + $where + " no ceiling was reached (" + val($s; $f; ["ceiling"]) + "): the instance answered at least "
+  + val($s; $f; ["by_lb",0,"max_good_answered_qps"]; 0; null) + " queries/s in full, a lower bound, not its capacity.";
+
 # UDP unshaped: the ceiling and what stopped it (the verdict in words).
 def finding_udp_unshaped($b; $key):
   $b.exps[$key] as $e | $e.summary as $s | $e.file as $f
@@ -106,6 +113,7 @@ def finding_udp_unshaped($b; $key):
        + (if ($s.verdict.summary // null) != null then "; what stopped it: " + val($s; $f; ["verdict","summary"]) + "." else "." end)
        + limit_owner($s; $f; ["verdict"])
        + per_cpu_sentence($s; $f)]
+    elif ok($e) then [udp_no_ceiling($s; $f; "with no link shaping")]
     else [] end;
 
 # UDP shaped as in the paper: the ceiling, the answer size, the paper's.
@@ -121,6 +129,7 @@ def finding_udp_shaped($b; $key):
           else "" end)
        + " (the paper: " + val($p; "paper.json"; ["udp","ceiling_qps","juniper"]) + " and "
        + val($p; "paper.json"; ["udp","ceiling_qps","cisco"]) + " queries/s)."]
+    elif ok($e) then [udp_no_ceiling($s; $f; "on the link shaped to " + val($s; $f; ["link_bps"]; 0; 0.000001) + " Mbit/s as in the paper,")]
     else [] end;
 
 # ------------------------------------------------------------ the section interface
@@ -142,7 +151,10 @@ def section($b; $e): udp_section($b; $e.name; $e.heading // $e.title; udp_note($
 # set it, and what a client saw.
 def udp_short($x; $variant):
   $x.summary as $s | $x.file as $f
-  | if $variant == "unshaped" then
+  | if ($s.ceiling_qps | type) != "number" then
+      "Over UDP" + (if $variant == "unshaped" then ", unshaped" else " on the paper's " + val($s; $f; ["link_bps"]; 0; 0.000001) + " Mbit/s link" end)
+      + ": no ceiling reached; at least " + val($s; $f; ["by_lb",0,"max_good_answered_qps"]; 0; null) + " queries/s answered (a bound)"
+    elif $variant == "unshaped" then
       "Over UDP, unshaped: up to " + val($s; $f; ["ceiling_qps"]; 0; null) + " queries/s answered"
       + (if $s.verdict.caused_by == "server" and $s.verdict.server_own != false then ", the servers' own limit"
          elif $s.verdict.caused_by == "server" then ", where the server CPU ran out (the rig's work on it included)"
