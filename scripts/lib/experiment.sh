@@ -12,22 +12,41 @@ EXP_TESTBED_STARTED=0
 
 # exp_testbed_up PROFILE [KEY=VALUE...]: the testbed at PROFILE's settings
 # plus the arguments (an empty value means the testbed's default).
+# Every other testbed setting the user gave (in the environment, as make's
+# command line passes them: SERVER, SERVER_WORKERS, ZONE_DIR, SERVER_CPU,
+# ...) passes to the testbed; one that the profile or the experiment sets
+# itself is not taken, and a warning names it and the value used, so that
+# no setting is dropped silently (an experiment's own knob, UDP_STEER for
+# STEER, is the way to change it).
 exp_testbed_up() {
-    local profile=$1 out; shift
+    local profile=$1 out name fixed="" a pass=() v; shift
     # (processes: fails when the testbed is down, without status's commands)
     if ! "$RB_TOP/scripts/testbed" processes >/dev/null 2>&1; then
         [ "$EXP_TESTBED_STARTED" = 1 ] || log "testbed '$RB_PREFIX' is down: bringing it up (and down again at the end)"
         EXP_TESTBED_STARTED=1
     fi
-    # The instance under test is the user's choice, not a leaked setting:
-    # SERVER (nsd, knot, bind) and its SERVER_RELEASE, NSD_BUILD, SERVER_XDP,
-    # MINIMAL_RESPONSES, SERVER_EDNS_SIZE and the servers' CPU budget
-    # (SERVER_CPU, SERVER_CPU_PERIOD_US) pass to every experiment.
-    out=$("$RB_TOP/scripts/testbed" up --profile "$profile" SERVER="${SERVER:-}" SERVER_RELEASE="${SERVER_RELEASE:-}" \
-        NSD_BUILD="${NSD_BUILD:-}" SERVER_XDP="${SERVER_XDP:-}" \
-        MINIMAL_RESPONSES="${MINIMAL_RESPONSES:-}" SERVER_EDNS_SIZE="${SERVER_EDNS_SIZE:-}" \
-        SERVER_CPU="${SERVER_CPU:-}" SERVER_CPU_PERIOD_US="${SERVER_CPU_PERIOD_US:-}" "$@" 2>&1) \
+    declare -A set_here=()
+    while IFS= read -r a; do set_here[${a%%=*}]=${a#*=}; done < <(sed -n 's/^\([A-Z_][A-Z0-9_]*\)=\([^#[:space:]]*\).*/\1=\2/p' "$profile")
+    for a in "$@"; do set_here[${a%%=*}]=${a#*=}; done
+    for name in $(exp_up_setting_names); do
+        [ -n "${!name+x}" ] && [ -n "${!name}" ] || continue
+        if [ -n "${set_here[$name]+x}" ]; then
+            v=${set_here[$name]}
+            [ "${!name}" = "$v" ] || warn "$name=${!name} is not taken: this experiment sets $name=${v:-(the testbed default)} (its profile ${profile#"$RB_TOP"/}, or its own setting)"
+        else
+            pass+=("$name=${!name}")
+        fi
+    done
+    out=$("$RB_TOP/scripts/testbed" up --profile "$profile" "${pass[@]}" "$@" 2>&1) \
         || die "testbed up with profile ${profile#"$RB_TOP"/} $*: $(printf '%s\n' "$out" | tail -n 3)"
+}
+
+# exp_up_setting_names: the testbed settings that `up` takes, one a line
+# (scripts/testbed.settings.json: those with "up": true).
+exp_up_setting_names() {
+    [ -n "${EXP_UP_NAMES:-}" ] || EXP_UP_NAMES=$(jq -r '.settings[] | select(.up == true) | .name' "$RB_TOP/scripts/testbed.settings.json") \
+        || die "scripts/testbed.settings.json unreadable"
+    printf '%s\n' "$EXP_UP_NAMES"
 }
 
 # exp_dot_check [PREFIX]: the server asked for (SERVER, SERVER_RELEASE)
