@@ -63,12 +63,24 @@ write_tables() {
           .links[0].first_ceiling, .links[1].first_ceiling, .links[2].first_ceiling] | map(tostring) | join(","))' "$s" \
         | results_write "$EXP_DIR/cells.csv"
     # bytes per query by zone state (the baseline profile and buffer where
-    # present, else the zone state's first cell)
-    jq -r --arg bp "$BASE_PROFILE" --arg be "$BASE_EDNS" '
-        "# idx,zone_state,profile,edns,bytes_per_query_in,bytes_per_query_out,dnskey_bytes",
+    # present, else the zone state's first cell), in groups: today's root,
+    # the matrix's zone variants, the algorithm roll in its order, the
+    # control, the size models (roadmap.jq's kinds); the tic names each
+    # state with its group
+    jq -r -L "$RULES_DIR" --arg bp "$BASE_PROFILE" --arg be "$BASE_EDNS" '
+        include "roadmap";
+        ([roadmap_phases | to_entries[] | {(.value.state): {kind: .value.kind, order: .key}}] | add) as $ph
+        | def group: ($ph[.] // null) as $x
+            | if . == "root" then {rank: 0, name: "today", order: 0}
+              elif $x == null then {rank: 1, name: "variant", order: 0}
+              elif $x.kind == "roll" then {rank: 2, name: "roll", order: $x.order}
+              elif $x.kind == "control" then {rank: 3, name: "control", order: $x.order}
+              else {rank: 4, name: "size model", order: $x.order} end;
+        "# idx,zone_state,profile,edns,bytes_per_query_in,bytes_per_query_out,dnskey_bytes,group,tic",
         ([.cells | group_by(.zone_state)[] | (map(select(.profile == $bp and .edns == $be)) + .)[0]]
-         | sort_by(.bytes_per_query_out) | to_entries[]
-         | [.key, .value.zone_state, .value.profile, .value.edns, .value.bytes_per_query_in, .value.bytes_per_query_out, (.value.dnskey.bytes // "")]
+         | map(. + {g: (.zone_state | group)}) | sort_by(.g.rank, .g.order, .bytes_per_query_out) | to_entries[]
+         | [.key, .value.zone_state, .value.profile, .value.edns, .value.bytes_per_query_in, .value.bytes_per_query_out, (.value.dnskey.bytes // ""),
+            .value.g.name, "\(.value.g.name): \(.value.zone_state)"]
          | map(tostring) | join(","))' "$s" | results_write "$EXP_DIR/bytes_by_zone.csv"
     # TC share by buffer: one row per buffer, one column per zone state
     # (baseline profile) measured at more than one buffer (else every state)

@@ -31,7 +31,9 @@ if (fig eq "bytes_by_zone") {
         set arrow 2 from graph 0, first paper_signed to graph 1, first paper_signed nohead dt 3 lw 2 lc rgb c_paper front
         set label 2 sprintf("paper, signed: %.0f B out", paper_signed) at graph 0.99, first paper_signed right offset 0, 0.7 tc rgb c_paper front
     }
-    plot datafile using 5:xtic(2) title "in (queries)" lc rgb c_rig, \
+    # the states in groups (today, variants, the roll, control, size
+    # models), each tic "group: state" (column 9)
+    plot datafile using 5:xtic(9) title "in (queries)" lc rgb c_rig, \
          '' using 6 title "out (answers)" lt 1, \
          '' using 7 title "DNSKEY answer (dig, DO=1)" lt 6
 }
