@@ -19,7 +19,7 @@ EXP_TESTBED_STARTED=0
 # no setting is dropped silently (an experiment's own knob, UDP_STEER for
 # STEER, is the way to change it).
 exp_testbed_up() {
-    local profile=$1 out name fixed="" a pass=() v; shift
+    local profile=$1 out name a pass=() v; shift
     # (processes: fails when the testbed is down, without status's commands)
     if ! "$RB_TOP/scripts/testbed" processes >/dev/null 2>&1; then
         [ "$EXP_TESTBED_STARTED" = 1 ] || log "testbed '$RB_PREFIX' is down: bringing it up (and down again at the end)"

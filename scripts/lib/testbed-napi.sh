@@ -51,6 +51,10 @@ tb_napi_devices() {
     for role in "${SERVER_ROLES[@]}"; do echo "switch $(switch_port "$role")"; echo "$role eth0"; done
 }
 
+# tb_napi_role_devices ROLE: the devices of tb_napi_devices in ROLE's
+# namespace, space-separated (nothing for a role without any).
+tb_napi_role_devices() { tb_napi_devices | awk -v r="$1" '$1 == r { printf "%s ", $2 }'; }
+
 # tb_napi_check: the kernel can run a veth's poll in a thread, else die
 # with the reason (STEER=napi needs /sys/class/net/DEV/threaded, Linux 5.12
 # and later, and ethtool for the offloads).
@@ -105,7 +109,7 @@ tb_napi_thread() {
     exec {lockfd}> "$TB_NAPI_LOCK" || die "cannot open $TB_NAPI_LOCK"
     flock -w 30 "$lockfd" || die "STEER=napi: $TB_NAPI_LOCK held for 30 s by another testbed's up"
     for role in "${ROLES[@]}"; do
-        devs=$(tb_napi_devices | awk -v r="$role" '$1 == r { print $2 }')
+        devs=$(tb_napi_role_devices "$role")
         [ -n "$devs" ] || continue
         # shellcheck disable=SC2086
         out=$(nsx "$role" bash -c "$TB_NAPI_THREAD_SCRIPT" napi $devs 2>&1) \
@@ -123,17 +127,16 @@ tb_napi_thread() {
 # role's cgroup and, for a server under a budget, in the budget's; a server
 # without a budget leaves the v1 budget hierarchy's group for its root.
 tb_napi_place() {
-    local role dev pid owner budget kind v1 out
+    local role dev pid budget kind v1 out
     read -r kind v1 <<<"$(tb_cpu_controller 2>/dev/null || true)"
     while read -r role dev pid; do
-        owner=$role
-        out=$(taskset -pc "$(cpus_of "$owner")" "$pid" 2>&1) || die "STEER=napi: cannot pin $role's napi thread $pid of $dev: $out"
-        echo "$pid" > "$(tb_cgroup_dir "$owner")/cgroup.procs" \
-            || die "STEER=napi: cannot move $role's napi thread $pid into $(tb_cgroup_dir "$owner")"
+        out=$(taskset -pc "$(cpus_of "$role")" "$pid" 2>&1) || die "STEER=napi: cannot pin $role's napi thread $pid of $dev: $out"
+        echo "$pid" > "$(tb_cgroup_dir "$role")/cgroup.procs" \
+            || die "STEER=napi: cannot move $role's napi thread $pid into $(tb_cgroup_dir "$role")"
         if [[ " ${SERVER_ROLES[*]} " == *" $role "* ]]; then out=$(chrt -o -p 0 "$pid" 2>&1)
         else out=$(chrt -f -p "$TB_NAPI_RIG_PRIO" "$pid" 2>&1); fi \
             || die "STEER=napi: cannot set the scheduling of $role's napi thread $pid of $dev: $out"
-        budget=$(tb_cpu_budget_dir "$owner")
+        budget=$(tb_cpu_budget_dir "$role")
         if [ "$kind" = v1 ]; then
             [ -n "$budget" ] || budget=$v1
             echo "$pid" > "$budget/cgroup.procs" || die "STEER=napi: cannot move napi thread $pid into $budget"
@@ -153,7 +156,7 @@ tb_configure_napi() {
         tb_napi_release
         local role devs
         for role in "${ROLES[@]}"; do
-            devs=$(tb_napi_devices | awk -v r="$role" '$1 == r { print $2 }')
+            devs=$(tb_napi_role_devices "$role")
             [ -n "$devs" ] || continue
             # shellcheck disable=SC2016
             nsx "$role" bash -c 'for d; do echo 0 > "/sys/class/net/$d/threaded"; ethtool -K "$d" gro off tso on >/dev/null 2>&1; done; exit 0' napi $devs
