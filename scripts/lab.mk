@@ -7,7 +7,11 @@
 # the server stopped; the counters, addresses, routes, sysctls, cgroups and
 # rb_dir as before; Debian's packages stay installed).
 
-.PHONY: lab-setup lab-teardown
+.PHONY: lab-setup lab-teardown check-lab
+check-lab: ## the lab tests, with the whole experiments on the simulated lab ("# check: lab-only")
+check-lab: all
+	@RB_LAB_SOAK=1 CHECK='(^|/)tests/7[0-9]-lab' scripts/check
+
 lab-setup: ## provision the real lab of INVENTORY=file.yml (docs/real-lab.md)
 lab-setup: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check
 	@[ -n "$(INVENTORY)" ] || { echo "make lab-setup: INVENTORY=file.yml is needed (docs/real-lab.md)" >&2; exit 2; }

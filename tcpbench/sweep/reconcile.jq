@@ -2,7 +2,7 @@
 # beside each other (tcpbench/sweep/reconcile writes the input):
 #   direct: the 1p1s sweep at a whole server CPU, unbudgeted, with a
 #           generator that has headroom (kxdpgun) and the rig's work off
-#           the server CPU (STEER=rps): the knee where 0.1 % of connections
+#           the server CPU (STEER=napi): the knee where 0.1 % of connections
 #           failed, the median over its repetitions, or, where the rig gave
 #           out first, a bound (the most the server was seen to handle);
 #   service demand: 1e6 / D from the same sweep (rules.jq per_cpu: D the
