@@ -225,7 +225,9 @@ measure_new_point() {
 # point_done CONFIG TOTAL POINT_JSON NOTE: the point recorded for the search, and its progress line.
 point_done() {
     local cfg=$1 total=$2 p=$3 note=$4
-    PT_STATUS[$total]=$(jq -r .status <<<"$p")
+    # a point whose generator fell short because the server failed is a
+    # valid one for the search (rules.jq server_shortfall)
+    PT_STATUS[$total]=$(jq -r "${JQ_LIB[@]}" 'include "rules"; if server_shortfall then "ok" else .status end' <<<"$p")
     PT_FAIL[$total]=$(jq -r .fail_ratio <<<"$p")
     PT_HANDLED[$total]=$(jq -r .handled_rate <<<"$p")
     N_POINTS=$((N_POINTS + 1))
