@@ -32,7 +32,8 @@ def round3: . * 1000 | round / 1000;
 # begin failed, and the first layer that lost them is the server's (its
 # ring, backlog, accept queue or sockets). Failing connections are held to
 # their timeout, so a generator with a bounded number in flight falls
-# behind its schedule: what it did send already found the server's knee.
+# behind its schedule; whatever held it back, what it did send already
+# found the server's knee (the knee is no higher than this point).
 # Such a point counts as valid; its verdict is the server's, with the
 # shortfall named.
 def server_shortfall:
@@ -147,8 +148,9 @@ def accept_queue_cause($settings):
 # shortfall does not hide the server's knee.
 def shortfall_words:
   if server_shortfall then
-    "; the generator fell short of the rate asked (\((.generator.invalid_reasons // []) | join("; "))) because the server's failures held its "
-      + "connections to their timeout, not by a limit of its own"
+    "; the generator fell short of the rate asked (\((.generator.invalid_reasons // []) | join("; "))), but the server lost connections "
+      + "at its own layer at the rate that did arrive (failing connections are held to their timeout, which holds a generator back), so the "
+      + "knee is no higher than this point"
   else "" end;
 
 # verdict_at($below; $settings): the verdict of a failing point.
@@ -174,6 +176,16 @@ def verdict_at($below; $settings):
          lost: $l.lost, per_1000: $l.per_1000, stall: ($c.stall // null), stall_needed_ms: $c.stall_needed_ms,
          evidence: ("\($l.what) lost \($l.lost) (\($l.per_1000) per 1000 connections, \($l.per_1000_below) below the knee) because of \($c.because)"
            + ($p | shortfall_words))}
+    elif $l.owner == "server" then
+      # a server's ring or socket overflowed: with its CPU busy at least 90 %
+      # of what its daemons may use, its CPU ran out; below that the arrivals
+      # came in a burst larger than the queue (not its CPU's capacity)
+      ($p.load.server_cpu_busy_pct // $p.server.cpu_busy_pct) as $busy
+      | {layer: $l.name, owner: $l.owner, caused_by: $l.owner, counter: $l.name,
+         mechanism: (if $busy == null then "unknown" elif $busy >= 0.9 * daemon_cap_pct($settings) then "cpu" else "burst" end),
+         server_cpu_busy_pct: $busy, lost: $l.lost, per_1000: $l.per_1000,
+         evidence: ("\($l.what) lost \($l.lost) (\($l.per_1000) per 1000 connections, \($l.per_1000_below) below the knee) with the server CPU "
+           + "\($busy // "?") % busy" + ($p | shortfall_words))}
     else
       {layer: $l.name, owner: $l.owner, caused_by: $l.owner, counter: $l.name,
        lost: $l.lost, per_1000: $l.per_1000,
@@ -189,6 +201,9 @@ def verdict_words:
        elif .mechanism == "daemon_stall" then " during a server stall (the daemon stopped accepting)"
        elif .mechanism == "cpu" then " with the server CPU full"
        else ", cause undetermined" end)
+  elif .owner == "server" and .mechanism == "burst" then
+    "\(.layer) overflow in a burst, with the server CPU \(.server_cpu_busy_pct) % busy: not its CPU's capacity"
+  elif .owner == "server" and .mechanism == "cpu" then "\(.layer) overflow with the server CPU full"
   else "\(.layer)" end;
 
 # no_knee_bound: where no knee was reached, what the server was seen to
@@ -222,7 +237,7 @@ def knee_verdict($settings):
       | ([$v[] | select(.offered_rate < $c.rate)] | last) as $b
       | ($k | verdict_at($b; $settings)) as $vd
       | $vd + {at_rate: $c.rate, knee: true,
-               server_capacity: ($vd.caused_by == "server"),
+               server_capacity: ($vd.caused_by == "server" and $vd.mechanism != "burst"),
                summary: (if $vd.caused_by == "server" then "knee at \($c.rate)/s: the server's: \($vd | verdict_words)"
                          elif $vd.caused_by == "rig" then "knee at \($c.rate)/s caused by the rig (\($vd | verdict_words)), not the server's capacity"
                          elif $vd.caused_by == "link" then "knee at \($c.rate)/s: the configured link"
