@@ -23,6 +23,7 @@ include "layers" {search: "../../scripts/lib"};
 include "spread" {search: "../../scripts/lib"};
 include "charge" {search: "../../scripts/lib"};
 include "probe-sweep" {search: "../../scripts/lib"};
+include "projection" {search: "../../scripts/lib"};
 
 def round1: . * 10 | round / 10;
 def round3: . * 1000 | round / 1000;
@@ -259,22 +260,6 @@ def knee_verdict($settings):
 # demand D = U / X (the server CPU's busy share over the handled rate) at
 # valid points below the knee whose daemons were below 90 % of their cap;
 # 1e6 / D us is the rate one CPU would carry.
-# utilisation_fit: points [{x: rate/s, y: CPU us per s}] -> the least-
-# squares line y = fixed + x * demand: {method: "slope", demand_us,
-# fixed_us_per_s} from two or more rates; from one, the ratio y / x
-# (method "ratio", fixed unknown); nulls from none, or when the slope is
-# not positive (the busy share did not grow with the load).
-def utilisation_fit:
-  length as $n
-  | if $n == 0 then {method: null, demand_us: null, fixed_us_per_s: null}
-    elif ([.[].x] | unique | length) < 2 then {method: "ratio", demand_us: ([.[] | .y / .x] | add / length), fixed_us_per_s: null}
-    else (map(.x) | add / $n) as $mx | (map(.y) | add / $n) as $my
-      | (map((.x - $mx) * (.y - $my)) | add) as $sxy | (map((.x - $mx) * (.x - $mx)) | add) as $sxx
-      | ($sxy / $sxx) as $b
-      | if $b > 0 then {method: "slope", demand_us: $b, fixed_us_per_s: ($my - $b * $mx)}
-        else {method: "slope", demand_us: null, fixed_us_per_s: null} end
-    end;
-
 def per_cpu($settings):
   knee_verdict($settings) as $vd | valid_points as $v | crossing(0.001) as $c
   | daemon_cap_pct($settings) as $cap
