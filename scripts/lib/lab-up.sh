@@ -210,15 +210,19 @@ lab_check_programs() {
 }
 
 # lab_up: check and configure: settings refused or accepted, every host
-# reached, this build's programs there, the servers' configuration
+# reached, the devices' SNMP agents answering, this build's programs there, the servers' configuration
 # brought to the settings (the playbook's server part, only when it
 # differs), the players' TIME-WAIT setting, and the hosts' facts recorded.
 lab_up() {
     need_tools ssh ansible-playbook jq snmpget snmpbulkwalk
     lab_apply_defaults
     lab_validate
+    # The devices' SNMP passphrases readable (before any host is contacted),
+    # then, with the hosts reached, their agents answering with them.
+    lab_snmp_prepare die
     mkdir -p "$TB_STATE"
     lab_connect
+    lab_snmp_check
     lab_check_programs
     lab_render "$TB_STATE/render"
     local role want have stale=0
