@@ -16,8 +16,8 @@
 #
 # This file holds the inventory, SSH and exec; its parts, sourced at its
 # end: lab-up.sh (up, down, setup), lab-snmp.sh (the devices' SNMP access),
-# lab-measure.sh (what experiments read), lab-status.sh (status, capture
-# points, teardown).
+# lab-checks.sh (the hosts' checks at up), lab-measure.sh (what experiments
+# read), lab-status.sh (status, capture points, teardown).
 #
 # Source after common.sh.
 
@@ -257,6 +257,8 @@ lab_exec() {
 . "$RB_TOP/scripts/lib/lab-up.sh"
 
 . "$RB_TOP/scripts/lib/lab-snmp.sh"
+
+. "$RB_TOP/scripts/lib/lab-checks.sh"
 
 . "$RB_TOP/scripts/lib/lab-measure.sh"
 
