@@ -22,8 +22,7 @@ lab_status_json() {
         backlogs_tsv+=$(printf '%s\t%s' "$role" "$b")$'\n'
     done
     up=false
-    snmpget -M /nonexistent -m "" -v2c -c "$(jq -r .switch.community <<<"$LAB_JSON")" -t 1 -r 0 -Oqv \
-        "$(jq -r .switch.snmp_host <<<"$LAB_JSON")" 1.3.6.1.2.1.1.3.0 >/dev/null 2>&1 && up=true
+    lab_snmp_alive switch && up=true
     procs_tsv+=$(printf 'switch\tsnmpd\t%s' "$up")$'\n'
     jq -n --arg prefix "$RB_PREFIX" --arg lb "$LB" --arg zones "${ZONES:-}" --arg zonedir "$TB_ZONEDIR" \
         --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg kind "$SERVER" --arg top "$RB_TOP" \

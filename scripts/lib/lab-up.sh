@@ -210,15 +210,19 @@ lab_check_programs() {
 }
 
 # lab_up: check and configure: settings refused or accepted, every host
-# reached, this build's programs there, the servers' configuration
+# reached, the devices' SNMP agents answering, this build's programs there, the servers' configuration
 # brought to the settings (the playbook's server part, only when it
 # differs), the players' TIME-WAIT setting, and the hosts' facts recorded.
 lab_up() {
     need_tools ssh ansible-playbook jq snmpget snmpbulkwalk
     lab_apply_defaults
     lab_validate
+    # The devices' SNMP passphrases readable (before any host is contacted),
+    # then, with the hosts reached, their agents answering with them.
+    lab_snmp_prepare die
     mkdir -p "$TB_STATE"
     lab_connect
+    lab_snmp_check
     lab_check_programs
     lab_render "$TB_STATE/render"
     local role want have stale=0
@@ -266,30 +270,37 @@ lab_check_answers() {
 # lab_gather_facts: the roles' cgroups made (so the sampler counts every
 # role from the start), and what the hosts are (kernel, CPUs, NIC, daemon version)
 # and the SSH per-call overhead over the master connection (median of 5),
-# into $TB_STATE/facts.json.
+# into $TB_STATE/facts.json, with the checks of each host (lab-checks.sh,
+# read in the same SSH round), whose warnings are printed once.
 lab_gather_facts() {
-    local role f all=() vcmd vsed
+    local role f all=() vcmd vsed ctx
+    ctx=$(lab_checks_ctx)
     # The version of the server software in use, read as the netns testbed
     # reads it (srv_<kind>_version_cmd and _version_sed), on every host
     # (null where it is not installed).
     vsed="srv_${SERVER}_version_sed"; vsed=$(printf %q "${!vsed}")
     for role in "${LAB_HOSTS[@]}"; do
         vcmd=$(srv "$SERVER" version_cmd | lab_host_paths "$role")
-        f=$(lab_ssh "$role" "mkdir -p $(lab_cgroup "$role") 2>/dev/null; iface=$(lab_host "$role" iface); printf '%s\n' \"\$(uname -r)\" \"\$(nproc)\" \"\$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\" \"\$(basename \"\$(readlink /sys/class/net/\$iface/device/driver 2>/dev/null)\" 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/speed 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/address)\" \"\$($vcmd 2>&1 | sed -n $vsed | head -n1)\" \"\$(hostname)\"") \
+        f=$(lab_ssh "$role" "mkdir -p $(lab_cgroup "$role") 2>/dev/null; iface=$(lab_host "$role" iface); printf '%s\n' \"\$(uname -r)\" \"\$(nproc)\" \"\$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\" \"\$(basename \"\$(readlink /sys/class/net/\$iface/device/driver 2>/dev/null)\" 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/speed 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/address)\" \"\$($vcmd 2>&1 | sed -n $vsed | head -n1)\" \"\$(hostname)\"; $(lab_checks_cmd "$role")") \
             || die "lab: cannot read facts from $role"
         local t ts=() i
         lab_ssh_opts "$role"
         for i in 1 2 3 4 5; do
             t=$(now_ns); "${LAB_SSH[@]}" -n -- true; ts+=($(( ($(now_ns) - t) / 1000 )))
         done
-        all+=("$(jq -n --arg r "$role" --arg f "$f" --argjson ts "$(printf '%s\n' "${ts[@]}" | jq -s .)" '
+        all+=("$(jq -n -L "$RB_TOP/scripts/lib" --arg r "$role" --arg f "$f" --argjson ts "$(printf '%s\n' "${ts[@]}" | jq -s .)" --argjson ctx "$ctx" '
+            include "lab-checks";
             ($f | split("\n")) as $v |
             {role:$r, hostname:$v[7], kernel:$v[0], cpus:($v[1] | tonumber? // null), cpu_model:$v[2],
              nic:{driver:(if $v[3] == "" then null else $v[3] end), speed_mbit:($v[4] | tonumber? // null), mac:$v[5]},
              daemon_version:(if $v[6] == "" then null else $v[6] end),
-             ssh_call_us:{median:($ts | sort | .[2]), samples:$ts}}')")
+             ssh_call_us:{median:($ts | sort | .[2]), samples:$ts},
+             checks:host_checks($r; $v[8:] | checks_facts; $ctx[$r])}')")
     done
+    [ ! -f "$TB_STATE/facts.json" ] || mv "$TB_STATE/facts.json" "$TB_STATE/facts.before.json"
     printf '%s\n' "${all[@]}" | jq -s . > "$TB_STATE/facts.json"
+    lab_checks_warn "$TB_STATE/facts.json" "$TB_STATE/facts.before.json"
+    rm -f "$TB_STATE/facts.before.json"
 }
 
 # lab_down: close the master connections and forget the state. The hosts

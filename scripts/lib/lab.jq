@@ -4,6 +4,58 @@
 
 include "testbed-status";
 
+# snmp_access($inv; $dev; $v): how the device $dev's SNMP agent is read,
+# from its host variables $v: {community, snmp}. SNMP v2c (the default,
+# rb_snmp_version 2c) with rb_snmp_community (default public); or v3 with
+# authPriv (rb_snmp_version 3): rb_snmp_user, rb_snmp_auth_proto and
+# rb_snmp_priv_proto (net-snmp's names), and each passphrase from a file of
+# this machine (rb_snmp_auth_pass_file, rb_snmp_priv_pass_file; relative to
+# the inventory's directory) or an inventory variable (rb_snmp_auth_pass,
+# rb_snmp_priv_pass: an Ansible vault string, or plain text). Only where a
+# passphrase is read from is kept, never its value: this description is
+# cached (lab.env) and recorded (status --json), and lab_snmp_secret reads
+# the passphrases when net-snmp needs them. A setting of the other version
+# is an error, not ignored.
+def snmp_access($inv; $dev; $v):
+  def bad($m): error("inventory \($inv): \($dev) \($m)");
+  def given($k): $v | has($k);
+  ["rb_snmp_user", "rb_snmp_auth_proto", "rb_snmp_auth_pass", "rb_snmp_auth_pass_file",
+   "rb_snmp_priv_proto", "rb_snmp_priv_pass", "rb_snmp_priv_pass_file"] as $v3keys |
+  def proto($k; $allowed):
+    ($v[$k] // bad("has rb_snmp_version 3 but no \($k) (\($allowed | join(", ")), as the agent's user has it)"))
+    | tostring | ascii_upcase
+    | . as $x | if ($allowed | index([$x])) then . else bad("\($k) \(.): one of \($allowed | join(", "))") end;
+  def pass($which):
+    "rb_snmp_\($which)_pass" as $p | "\($p)_file" as $pf |
+    if given($p) and given($pf) then bad("has both \($p) and \($pf): give one")
+    elif given($pf) then
+      {from: "file", setting: $pf,
+       file: ($v[$pf] | tostring
+              | if startswith("/") then . elif startswith("~/") then ($ENV.HOME // "") + .[1:]
+                else ($inv | sub("/[^/]*$"; "")) + "/" + . end)}
+    elif given($p) then
+      {from: (($v[$p] | type) as $t
+              | if $t == "object" and ($v[$p] | has("__ansible_vault")) then "vault"
+                elif $t == "string" then "inventory"
+                else bad("\($p) is not a string (an Ansible vault string, or plain text)") end),
+       setting: $p}
+    else bad("has rb_snmp_version 3 but no \($pf) or \($p) (the \($which) passphrase: a file of this machine, or an inventory variable, best an Ansible vault string)") end;
+  ($v.rb_snmp_version // "2c" | tostring | ascii_downcase) as $ver |
+  if $ver == "2c" then
+    ($v3keys | map(select(given(.)))) as $extra |
+    if ($extra | length) > 0 then bad("has \($extra | join(", ")), settings of SNMPv3, without rb_snmp_version 3") else . end |
+    {community: ($v.rb_snmp_community // "public" | tostring), snmp: {version: "2c"}}
+  elif $ver == "3" then
+    if given("rb_snmp_community") then bad("has rb_snmp_community with rb_snmp_version 3 (SNMPv3 reads as rb_snmp_user with its passphrases)") else . end |
+    {community: null,
+     snmp: {version: "3", level: "authPriv",
+            user: ($v.rb_snmp_user // bad("has rb_snmp_version 3 but no rb_snmp_user") | tostring),
+            auth_proto: proto("rb_snmp_auth_proto"; ["MD5", "SHA", "SHA-224", "SHA-256", "SHA-384", "SHA-512"]),
+            auth_pass: pass("auth"),
+            priv_proto: proto("rb_snmp_priv_proto"; ["DES", "AES", "AES-192", "AES-256"]),
+            priv_pass: pass("priv")}}
+  else bad("rb_snmp_version \($ver): 2c or 3") end;
+
 # inventory_normalise($inv; $sha): `ansible-inventory --list` (input) as
 # the lab's description, or an error naming the first thing missing.
 def inventory_normalise($inv; $sha):
@@ -24,12 +76,17 @@ def inventory_normalise($inv; $sha):
    allow_ranges: ($any.rb_allow_ranges // error("inventory \($inv): no rb_allow_ranges (the address ranges the lab declares as its own)")
                   | if type == "array" then . else [.] end | map(str)),
    server: ($any.rb_server // "nsd"), zones: ($any.rb_zones // ""),
-   router: {lb: ($r.rb_lb // "l3"), addr4_client: need("router"; "rb_addr4_client"), addr6_client: need("router"; "rb_addr6_client"),
+   router: ({lb: ($r.rb_lb // "l3"), addr4_client: need("router"; "rb_addr4_client"), addr6_client: need("router"; "rb_addr6_client"),
             addr4_server: need("router"; "rb_addr4_server"), addr6_server: need("router"; "rb_addr6_server"),
             mac_client: need("router"; "rb_mac_client"), model: ($r.rb_model // "not described"),
-            snmp_host: ($r.rb_snmp_host // null), community: ($r.rb_snmp_community // "public")},
-   switch: {snmp_host: need("switch"; "rb_snmp_host"), community: ($s.rb_snmp_community // "public"),
-            router_port_ifindex: need("switch"; "rb_router_port_ifindex"), model: ($s.rb_model // "not described")},
+            snmp_host: ($r.rb_snmp_host // null)}
+            + if $r.rb_snmp_host != null then snmp_access($inv; "router"; $r)
+              elif ($r | keys | map(select(startswith("rb_snmp_"))) | length) > 0
+              then error("inventory \($inv): router has \($r | keys | map(select(startswith("rb_snmp_"))) | join(", ")) but no rb_snmp_host (its agent's address)")
+              else {community: null, snmp: null} end),
+   switch: ({snmp_host: need("switch"; "rb_snmp_host"),
+            router_port_ifindex: need("switch"; "rb_router_port_ifindex"), model: ($s.rb_model // "not described")}
+            + snmp_access($inv; "switch"; $s)),
    hosts: ([$managed[] | . as $h | {key: $h, value: {
        host: ($hv[$h].ansible_host // $h), port: ($hv[$h].ansible_port // 22 | str),
        user: ($hv[$h].ansible_user // "root"), key: ($hv[$h].ansible_ssh_private_key_file // ""),

@@ -15,8 +15,9 @@
 #                            the testbed command line's backend (scripts/testbed)
 #
 # This file holds the inventory, SSH and exec; its parts, sourced at its
-# end: lab-up.sh (up, down, setup), lab-measure.sh (what experiments read),
-# lab-status.sh (status, capture points, teardown).
+# end: lab-up.sh (up, down, setup), lab-snmp.sh (the devices' SNMP access),
+# lab-checks.sh (the hosts' checks at up), lab-measure.sh (what experiments
+# read), lab-status.sh (status, capture points, teardown).
 #
 # Source after common.sh.
 
@@ -254,6 +255,10 @@ lab_exec() {
 }
 
 . "$RB_TOP/scripts/lib/lab-up.sh"
+
+. "$RB_TOP/scripts/lib/lab-snmp.sh"
+
+. "$RB_TOP/scripts/lib/lab-checks.sh"
 
 . "$RB_TOP/scripts/lib/lab-measure.sh"
 
