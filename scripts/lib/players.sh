@@ -14,12 +14,16 @@
 #   players_start_at             the absolute start: PLAYERS_LEAD_S ahead of
 #                                now, seconds since the epoch (far above
 #                                the SSH cost of starting the players)
-#   players_wait_cmd EPOCH       sets PLAYERS_WAIT, the command words that
+#   players_wait_cmd EPOCH [FILE]
+#                                sets PLAYERS_WAIT, the command words that
 #                                run the command after them on a host once
 #                                its clock reads EPOCH (testbed exec ROLE --
-#                                "${PLAYERS_WAIT[@]}" CMD...): bounded, it
-#                                refuses a start more than PLAYERS_WAIT_MAX_S
-#                                ahead or 1 s past
+#                                "${PLAYERS_WAIT[@]}" CMD...); with FILE, CMD
+#                                starts at once and reads FILE from a FIFO,
+#                                its last argument, whose last byte comes at
+#                                EPOCH; bounded: a start more than
+#                                PLAYERS_WAIT_MAX_S ahead or 1 s past is
+#                                refused
 #   players_skew_json EPOCH STARTS
 #                                the start skew ({at, players[], late_ms_max,
 #                                skew_ms, measured}) from STARTS, lines
@@ -51,15 +55,39 @@ players_start_at() {
     awk -v t="$EPOCHREALTIME" -v l="$PLAYERS_LEAD_S" 'BEGIN { printf "%.6f\n", t + l }'
 }
 
-# (the host's own clock, date +%s.%N, says when: the players' clocks are
-# checked against this machine's at up on a lab, lab_clock_check)
+# The wait runs on the host, in bash (Debian's, on every host): its own
+# clock (EPOCHREALTIME) and its own timer (read -t on a FIFO that never
+# has data), no process started between the computed wait and the start;
+# the players' clocks are checked against this machine's at up on a lab
+# (lab_clock_check). With FILE, the command is started at once, FILE's
+# content fed to it through a FIFO (its last argument) but for the last
+# byte, which is written at EPOCH: a reader that takes all of it first
+# (tcpreplay --preload-pcap) has everything ready and starts within a few
+# ms of EPOCH, where starting the command then would cost its start-up
+# (tcpreplay: 50-110 ms here, varying).
 players_wait_cmd() {
-    [[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "players: start time '$1' is not seconds since the epoch"
+    [[ $1 =~ ^[0-9]+\.[0-9]{6}$ ]] || die "players: start time '$1' is not seconds since the epoch to the microsecond"
     # shellcheck disable=SC2016
-    PLAYERS_WAIT=(sh -c 'at=$1; shift
-        d=$(awk -v a="$at" -v n="$(date +%s.%N)" -v m="'"$PLAYERS_WAIT_MAX_S"'" "BEGIN { d = a - n; if (d < -1 || d > m) exit 1; printf \"%.6f\", (d > 0 ? d : 0) }") \
-            || { echo "start-at: $at is not within '"$PLAYERS_WAIT_MAX_S"' s ahead on this host'"'"'s clock ($(date +%s.%N))" >&2; exit 2; }
-        sleep "$d"; exec "$@"' start-at "$1")
+    PLAYERS_WAIT=(bash -c 'at=${1/./} feed=$2; shift 2
+        d=$((at - ${EPOCHREALTIME/./}))
+        if [ "$d" -lt -1000000 ] || [ "$d" -gt '"$PLAYERS_WAIT_MAX_S"'000000 ]; then
+            echo "start-at: $1 is not within '"$PLAYERS_WAIT_MAX_S"' s ahead on this host'"'"'s clock ($EPOCHREALTIME)" >&2; exit 2
+        fi
+        dir=$(mktemp -d) && mkfifo "$dir/timer" && exec 4<>"$dir/timer" || exit 2
+        wait_until() {
+            local d=$((at - ${EPOCHREALTIME/./})) f
+            printf -v f "%06d" $((d % 1000000))
+            [ "$d" -le 0 ] || read -r -t "$((d / 1000000)).$f" -u 4 _ || true
+        }
+        if [ "$feed" = - ]; then rm -rf "$dir"; wait_until; exec 4>&- "$@"; fi
+        mkfifo "$dir/feed" || exit 2
+        "$@" "$dir/feed" & pid=$!
+        exec 3<>"$dir/feed"
+        last=$(tail -c 1 "$feed" | od -An -tx1) && last=${last// /} && head -c -1 "$feed" >&3 || exit 2
+        wait_until
+        printf "\\x$last" >&3
+        exec 3>&- 4>&-
+        rc=0; wait "$pid" || rc=$?; rm -rf "$dir"; exit "$rc"' start-at "$1" "${2:--}")
 }
 
 players_skew_json() {

@@ -64,24 +64,30 @@ sent_at_router() {
 # share of RATE (players_shares) for DURATION s (bounded also in count),
 # each its own rewritten trace (its MAC, its block of the sources: run_lb),
 # all started at one absolute time on a lab or with several players
-# (players_wait_cmd: a wait on each host); sets SENT (the sum of their
+# (players_wait_cmd: the trace's last byte fed at that time on each
+# host); sets SENT (the sum of their
 # summaries), ELAPSED (the longest), ACHIEVED (the sum of their rates) and
 # START_JSON (each one's first packet, tcpreplay's "Test start", against
 # the intended time: players_skew_json).
 replay_tcpreplay() {
-    local rate=$1 p r rc at=null lead=0 prefix=() pids=() who=() i out sent el pps starts="" st
+    local rate=$1 p r rc at=null lead=0 pids=() who=() i out sent el pps starts="" st feed
     if [ "${#LOAD_PLAYERS[@]}" -gt 1 ] || [ "$BACKEND" = lab ]; then
-        at=$(players_start_at); players_wait_cmd "$at"; prefix=("${PLAYERS_WAIT[@]}"); lead=$PLAYERS_LEAD_S
+        at=$(players_start_at); lead=$PLAYERS_LEAD_S
     fi
     while read -r p r _; do
         [ "$r" -gt 0 ] || continue
+        # At one time: tcpreplay started now, its trace fed to it through a
+        # FIFO whose last byte comes at the start (players_wait_cmd), so
+        # its start-up is done by then; else the trace itself.
+        feed=("$(replay_pcap "$p")") PLAYERS_WAIT=()
+        [ "$at" = null ] || { players_wait_cmd "$at" "${feed[0]}"; feed=(); }
         # In the background, SIGINT would be ignored: its default again, so
         # that Ctrl-C stops tcpreplay (timeout --foreground keeps it in our
         # process group). TZ=UTC: tcpreplay prints its start in local time.
         env --default-signal=INT,TERM "$TESTBED" exec "$p" -- timeout --foreground $((DURATION + 10 + lead)) \
-            "${prefix[@]+"${prefix[@]}"}" env TZ=UTC tcpreplay -i "$("$TESTBED" iface "$p")" --preload-pcap --timer="$(ur_timer "$r")" \
+            "${PLAYERS_WAIT[@]+"${PLAYERS_WAIT[@]}"}" env TZ=UTC tcpreplay -i "$("$TESTBED" iface "$p")" --preload-pcap --timer="$(ur_timer "$r")" \
             --pps="$r" --loop=0 --duration="$DURATION" --limit=$((r * DURATION * 11 / 10 + 1)) --stats=$((DURATION + 60)) \
-            "$(replay_pcap "$p")" > "$WORK/tcpreplay-$p.out" 2>&1 &
+            "${feed[@]+"${feed[@]}"}" > "$WORK/tcpreplay-$p.out" 2>&1 &
         pids+=("$!"); who+=("$p")
     done < <(players_shares "$rate" - "${LOAD_PLAYERS[@]}")
     SENT=0 ELAPSED=0 ACHIEVED=0
