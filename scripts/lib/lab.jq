@@ -77,6 +77,30 @@ def sample_merge($snmp; $roles):
       probe_cpu_ms: ([$s[].probe_cpu_ms] | add), sampler_cpu_ms: ([$s[].sampler_cpu_ms] | add),
       probe_wakeups: ([$s[].probe_wakeups] | add)};
 
+# clock_offset($samples): a host's clock against this machine's from SSH
+# round trips ($samples: [{t0, t1, remote}], seconds: this machine's clock
+# before the call, after it, and the host's `date +%s.%N` in between): the
+# sample of the shortest round trip, its offset remote - (t0 + t1) / 2 and
+# its uncertainty, half the round trip (the host read its clock somewhere
+# inside it), in ms.
+def clock_offset($samples):
+  ($samples | map(. + {rtt: (.t1 - .t0)}) | min_by(.rtt)) as $b
+  | {offset_ms: (($b.remote - ($b.t0 + $b.t1) / 2) * 1e6 | round / 1e3),
+     uncertainty_ms: ($b.rtt / 2 * 1e6 | round / 1e3),
+     rtt_ms: ($b.rtt * 1e6 | round / 1e3), samples: ($samples | length),
+     method: "date +%s.%N on the host over SSH, the round trip of the shortest of the samples"};
+
+def clock_rule: "a host is refused when its clock's offset to this machine's, less its uncertainty, exceeds the limit (LAB_CLOCK_MAX_MS)";
+
+# clock_refused($max_ms): the hosts' facts (input: [{role, clock}]) whose
+# clock is off by more than $max_ms beyond its uncertainty (|offset| -
+# uncertainty > max), one line each naming the host; a host whose clock
+# was not read is refused too.
+def clock_refused($max_ms):
+  .[] | select(.clock == null or ((.clock.offset_ms | fabs) - .clock.uncertainty_ms > $max_ms))
+  | if .clock == null then "\(.role): its clock was not read"
+    else "\(.role): its clock is \(.clock.offset_ms) ms off this machine's (+- \(.clock.uncertainty_ms) ms), more than LAB_CLOCK_MAX_MS=\($max_ms) ms" end;
+
 # lab_status($a): the lab's status --json, the namespace testbed's shape
 # plus the lab's own keys ($a: the named arguments of lab_status_json:
 # the settings, the hosts' facts, the inventory's description, ...).
@@ -124,27 +148,3 @@ def lab_status($a):
    clocks:{max_offset_ms:$a.clock_max_ms, rule:clock_rule,
            offsets_ms:($f | map({(.role): (.clock.offset_ms // null)}) | add)},
    hosts:$f, router:($a.lab.router | del(.community)), switch:($a.lab.switch | del(.community) | .bridge_netfilter = "not set by rootbench: the lab's own switch"), allow_ranges:$a.lab.allow_ranges};
-
-# clock_offset($samples): a host's clock against this machine's from SSH
-# round trips ($samples: [{t0, t1, remote}], seconds: this machine's clock
-# before the call, after it, and the host's `date +%s.%N` in between): the
-# sample of the shortest round trip, its offset remote - (t0 + t1) / 2 and
-# its uncertainty, half the round trip (the host read its clock somewhere
-# inside it), in ms.
-def clock_offset($samples):
-  ($samples | map(. + {rtt: (.t1 - .t0)}) | min_by(.rtt)) as $b
-  | {offset_ms: (($b.remote - ($b.t0 + $b.t1) / 2) * 1e6 | round / 1e3),
-     uncertainty_ms: ($b.rtt / 2 * 1e6 | round / 1e3),
-     rtt_ms: ($b.rtt * 1e6 | round / 1e3), samples: ($samples | length),
-     method: "date +%s.%N on the host over SSH, the round trip of the shortest of the samples"};
-
-def clock_rule: "a host is refused when its clock's offset to this machine's, less its uncertainty, exceeds the limit (LAB_CLOCK_MAX_MS)";
-
-# clock_refused($max_ms): the hosts' facts (input: [{role, clock}]) whose
-# clock is off by more than $max_ms beyond its uncertainty (|offset| -
-# uncertainty > max), one line each naming the host; a host whose clock
-# was not read is refused too.
-def clock_refused($max_ms):
-  .[] | select(.clock == null or ((.clock.offset_ms | fabs) - .clock.uncertainty_ms > $max_ms))
-  | if .clock == null then "\(.role): its clock was not read"
-    else "\(.role): its clock is \(.clock.offset_ms) ms off this machine's (+- \(.clock.uncertainty_ms) ms), more than LAB_CLOCK_MAX_MS=\($max_ms) ms" end;
