@@ -29,11 +29,18 @@
 #                                skew_ms, measured}) from STARTS, lines
 #                                "PLAYER START" (START on its host's clock,
 #                                - when not measured)
+#   players_skew_warn JSON WHAT  a warning naming WHAT when its players
+#                                started PLAYERS_LATE_MS or more late (the
+#                                lead was too short for starting them: a
+#                                loaded machine), or that far apart
 #
 # Source after common.sh and topology.sh.
 
-PLAYERS_LEAD_S=1
+# (2 s: starting three players over SSH from this loaded 2-CPU machine
+# took over a second at times; a real lab's SSH calls take milliseconds)
+PLAYERS_LEAD_S=2
 PLAYERS_WAIT_MAX_S=60
+PLAYERS_LATE_MS=100
 
 players_first() {
     local n=$1
@@ -94,4 +101,11 @@ players_skew_json() {
     jq -R -s -c -L "$RB_TOP/scripts/lib" --argjson at "$1" 'include "players";
         start_skew($at; [split("\n")[] | select(length > 0) | split(" ")
                          | {player: .[0], start: (if .[1] == "-" then null else (.[1] | tonumber) end)}])' <<<"$2"
+}
+
+players_skew_warn() {
+    local w
+    w=$(jq -r --argjson l "$PLAYERS_LATE_MS" 'select((.late_ms_max // 0) >= $l or (.skew_ms // 0) >= $l)
+        | "the players started up to \(.late_ms_max) ms late, \(.skew_ms) ms apart (the lead, '"$PLAYERS_LEAD_S"' s, was too short to start them)"' <<<"$1")
+    [ -z "$w" ] || warn "$2: $w"
 }

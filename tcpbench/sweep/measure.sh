@@ -54,7 +54,8 @@ run_once() {
     PLAYER_PIDS=()
     t0=$(now_ns)
     # On a lab the players are started over SSH one after the other: they
-    # get one absolute start, 1 s ahead (docs/real-lab.md), which is t0.
+    # get one absolute start, PLAYERS_LEAD_S ahead (docs/real-lab.md),
+    # which is t0.
     local start_args=() at=null
     if [ "$(jq -r '.backend // "netns"' "$WORK/testbed.json")" = lab ]; then
         at=$(awk -v t="$t0" -v l="$PLAYERS_LEAD_S" 'BEGIN { printf "%.6f", t / 1e9 + l }')
@@ -109,8 +110,10 @@ run_once() {
     printf '%s\n' "${players[@]}" > "$w/players.jsonl"
     # each player's start of sending (tcpbench's first connection, on its
     # host's clock) against the one intended (players_skew_json)
-    local starts
+    local starts start
     starts=$(jq -r '"\(.player) \(.result.first_start_realtime // "-")"' "$w/players.jsonl")
+    start=$(players_skew_json "$at" "$starts")
+    players_skew_warn "$start" "$cfg at $total/s"
     jq -n -c --arg cfg "$cfg" --argjson total "$total" --argjson rep "$rep" \
         --argjson interrupted "$(run_interrupted && echo true || echo false)" \
         --argjson servers "$(config_servers "$cfg" | jq -R . | jq -s -c .)" --argjson cpus "$CPUS_JSON" \
@@ -121,7 +124,7 @@ run_once() {
         --slurpfile ba "$w/budget-before.json" --slurpfile bb "$w/budget-after.json" "${JQ_LIB[@]}" \
         --slurpfile probe <(cat "$w/probe.json" 2>/dev/null || true) \
         --argjson lead "$lead" --argjson dur "$POINT_S" --arg gen "$TCP_GENERATOR" --arg transport "$TRANSPORT" \
-        --argjson start "$(players_skew_json "$at" "$starts")" '
+        --argjson start "$start" '
         include "budget";
         # kxdpgun starts sending a second or more after it is started: its
         # load is the samples in which the servers accepted connections

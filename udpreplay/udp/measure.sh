@@ -85,7 +85,7 @@ replay_tcpreplay() {
         # that Ctrl-C stops tcpreplay (timeout --foreground keeps it in our
         # process group). TZ=UTC: tcpreplay prints its start in local time.
         env --default-signal=INT,TERM "$TESTBED" exec "$p" -- timeout --foreground $((DURATION + 10 + lead)) \
-            "${PLAYERS_WAIT[@]+"${PLAYERS_WAIT[@]}"}" env TZ=UTC tcpreplay -i "$("$TESTBED" iface "$p")" --preload-pcap --timer="$(ur_timer "$r")" \
+            "${PLAYERS_WAIT[@]+"${PLAYERS_WAIT[@]}"}" env TZ=UTC tcpreplay -i "${PLAYER_IFACE[$p]}" --preload-pcap --timer="$(ur_timer "$r")" \
             --pps="$r" --loop=0 --duration="$DURATION" --limit=$((r * DURATION * 11 / 10 + 1)) --stats=$((DURATION + 60)) \
             "${feed[@]+"${feed[@]}"}" > "$WORK/tcpreplay-$p.out" 2>&1 &
         pids+=("$!"); who+=("$p")
@@ -113,6 +113,7 @@ replay_tcpreplay() {
     done
     if run_interrupted; then return 0; fi
     START_JSON=$(players_skew_json "$at" "$starts")
+    players_skew_warn "$START_JSON" "at $rate q/s"
 }
 
 # replay_pcap PLAYER: the trace rewritten for PLAYER (run_lb).
