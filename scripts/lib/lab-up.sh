@@ -209,9 +209,10 @@ lab_clock_measure() {
         lab_ssh_opts "$role"
         s=""
         for i in 1 2 3 4 5; do
-            t0=$EPOCHREALTIME
+            # (a decimal point whatever the locale's mark)
+            t0=${EPOCHREALTIME/,/.}
             r=$("${LAB_SSH[@]}" -n -- 'date +%s.%N') || die "lab: cannot read the clock of $role"
-            t1=$EPOCHREALTIME
+            t1=${EPOCHREALTIME/,/.}
             [[ $r =~ ^[0-9]+\.[0-9]+$ ]] || die "lab: $role's clock read as '$r' (date +%s.%N)"
             s+="{\"t0\":$t0,\"t1\":$t1,\"remote\":$r}"$'\n'
         done

@@ -59,7 +59,7 @@ players_shares() {
 }
 
 players_start_at() {
-    awk -v t="$EPOCHREALTIME" -v l="$PLAYERS_LEAD_S" 'BEGIN { printf "%.6f\n", t + l }'
+    awk -v t="${EPOCHREALTIME/,/.}" -v l="$PLAYERS_LEAD_S" 'BEGIN { printf "%.6f\n", t + l }'
 }
 
 # The wait runs on the host, in bash (Debian's, on every host): its own
@@ -75,20 +75,23 @@ players_start_at() {
 players_wait_cmd() {
     [[ $1 =~ ^[0-9]+\.[0-9]{6}$ ]] || die "players: start time '$1' is not seconds since the epoch to the microsecond"
     # shellcheck disable=SC2016
-    PLAYERS_WAIT=(bash -c 'at=${1/./} feed=$2; shift 2
-        d=$((at - ${EPOCHREALTIME/./}))
+    # (the clock in microseconds: its digits, whatever the decimal mark of
+    # the locale SSH passed on)
+    PLAYERS_WAIT=(bash -c 'at=${1//[!0-9]/} feed=$2; shift 2
+        d=$((at - ${EPOCHREALTIME//[!0-9]/}))
         if [ "$d" -lt -1000000 ] || [ "$d" -gt '"$PLAYERS_WAIT_MAX_S"'000000 ]; then
             echo "start-at: $1 is not within '"$PLAYERS_WAIT_MAX_S"' s ahead on this host'"'"'s clock ($EPOCHREALTIME)" >&2; exit 2
         fi
         dir=$(mktemp -d) && mkfifo "$dir/timer" && exec 4<>"$dir/timer" || exit 2
         wait_until() {
-            local d=$((at - ${EPOCHREALTIME/./})) f
+            local d=$((at - ${EPOCHREALTIME//[!0-9]/})) f
             printf -v f "%06d" $((d % 1000000))
             [ "$d" -le 0 ] || read -r -t "$((d / 1000000)).$f" -u 4 _ || true
         }
         if [ "$feed" = - ]; then rm -rf "$dir"; wait_until; exec 4>&- "$@"; fi
         mkfifo "$dir/feed" || exit 2
-        "$@" "$dir/feed" & pid=$!
+        # (in the background SIGINT would be ignored: Ctrl-C stops it too)
+        env --default-signal=INT,TERM "$@" "$dir/feed" & pid=$!
         exec 3<>"$dir/feed"
         last=$(tail -c 1 "$feed" | od -An -tx1) && last=${last// /} && head -c -1 "$feed" >&3 || exit 2
         wait_until
