@@ -64,9 +64,9 @@ sent_at_router() {
 # share of RATE (players_shares) for DURATION s (bounded also in count),
 # each its own rewritten trace (its MAC, its block of the sources: run_lb),
 # all started at one absolute time on a lab or with several players
-# (players_wait_cmd: the trace's last byte fed at that time on each
-# host); sets SENT (the sum of their
-# summaries), ELAPSED (the longest), ACHIEVED (the sum of their rates) and
+# (players_wait_cmd: the trace's last byte fed at that time on each host);
+# sets SENT (the sum of their summaries), ELAPSED (the longest), ACHIEVED
+# (the sum of their rates; one player's as tcpreplay wrote them) and
 # START_JSON (each one's first packet, tcpreplay's "Test start", against
 # the intended time: players_skew_json).
 replay_tcpreplay() {
@@ -90,7 +90,8 @@ replay_tcpreplay() {
             "${feed[@]+"${feed[@]}"}" > "$WORK/tcpreplay-$p.out" 2>&1 &
         pids+=("$!"); who+=("$p")
     done < <(players_shares "$rate" - "${LOAD_PLAYERS[@]}")
-    SENT=0 ELAPSED=0 ACHIEVED=0
+    local els=() rates=()
+    SENT=0
     for i in "${!pids[@]}"; do
         p=${who[$i]}; rc=0
         while :; do
@@ -104,14 +105,17 @@ replay_tcpreplay() {
         read -r sent el < <(sed -n 's/^Actual: \([0-9]*\) packets .* sent in \([0-9.]*\) seconds.*/\1 \2/p' <<<"$out") || true
         pps=$(sed -n 's/^Rated: .*, \([0-9.]*\) pps.*/\1/p' <<<"$out")
         [ -n "$sent" ] && [ -n "$pps" ] || die "cannot read tcpreplay's summary on $p: $out"
-        SENT=$((SENT + sent))
-        ELAPSED=$(awk -v a="$ELAPSED" -v b="$el" 'BEGIN { print (b > a ? b : a) }')
-        ACHIEVED=$(awk -v a="$ACHIEVED" -v b="$pps" 'BEGIN { print a + b }')
+        SENT=$((SENT + sent)) els+=("$el") rates+=("$pps")
         st=$(sed -n 's/^Test start: \([0-9-]* [0-9:]*\)\(\.[0-9]*\).*/\1 \2/p' <<<"$out" | head -n 1)
         if [ -n "$st" ]; then st="$(date -u -d "${st% *}" +%s)${st##* }"; else st=-; fi
         starts+="$p $st"$'\n'
     done
     if run_interrupted; then return 0; fi
+    if [ "${#rates[@]}" -eq 1 ]; then ELAPSED=${els[0]} ACHIEVED=${rates[0]}
+    else
+        ELAPSED=$(printf '%s\n' "${els[@]}" | sort -g | tail -n 1)
+        ACHIEVED=$(printf '%s\n' "${rates[@]}" | awk '{ s += $1 } END { printf "%.2f", s }')
+    fi
     START_JSON=$(players_skew_json "$at" "$starts")
     players_skew_warn "$START_JSON" "at $rate q/s"
 }
