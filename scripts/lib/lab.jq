@@ -63,14 +63,22 @@ def inventory_normalise($inv; $sha):
   def hostsof($g): (.[$g].hosts // []);
   def need($h; $k): ($hv[$h][$k] // error("inventory \($inv): host \($h) has no \($k)"));
   def str: tostring;
+  # The players: player1..playerN, N >= 1, in the players group (any
+  # number: the load is split over them, scripts/lib/players.sh).
+  (hostsof("players") | map(select(test("^player[1-9][0-9]*$") | not))) as $odd |
+  if ($odd | length) > 0 then error("inventory \($inv): the players group holds \($odd | join(", ")): its hosts are named player1, player2, ... playerN") else . end |
+  (hostsof("players") | map(ltrimstr("player") | tonumber) | sort) as $pn |
+  ([range(1; ($pn | length) + 1)] - $pn | map("player\(.)")) as $gap |
+  if ($gap | length) > 0 and ($pn | length) > 0 then error("inventory \($inv): the players group has \($pn | length) hosts but no \($gap | join(", ")) (players are numbered from player1 without gaps)") else . end |
+  ($pn | map("player\(.)")) as $players |
   # (the probe's host, group probes, is optional: scripts/lib/lab.sh lab_role_host)
-  (hostsof("players") + hostsof("listeners") + hostsof("servers") + (hostsof("probes") | map(select(. == "probe")))) as $managed |
-  (["player1","player2","listener","server1","server2"] - $managed) as $missing |
-  if ($missing | length) > 0 then error("inventory \($inv): no host \($missing | join(", ")) (groups players: player1 player2, listeners: listener, servers: server1 server2)") else . end |
+  ($players + hostsof("listeners") + hostsof("servers") + (hostsof("probes") | map(select(. == "probe")))) as $managed |
+  (["player1","listener","server1","server2"] - $managed) as $missing |
+  if ($missing | length) > 0 then error("inventory \($inv): no host \($missing | join(", ")) (groups players: player1 .. playerN, listeners: listener, servers: server1 server2)") else . end |
   ($hv["router"] // error("inventory \($inv): no router (group devices, host router)")) as $r |
   ($hv["switch"] // error("inventory \($inv): no switch (group devices, host switch)")) as $s |
   ($hv["player1"]) as $any |
-  {inventory: $inv, sha: $sha,
+  {inventory: $inv, sha: $sha, players: $players,
    service4: ($any.rb_service4 // error("inventory \($inv): no rb_service4 (the service address)")),
    service6: ($any.rb_service6 // error("inventory \($inv): no rb_service6")),
    allow_ranges: ($any.rb_allow_ranges // error("inventory \($inv): no rb_allow_ranges (the address ranges the lab declares as its own)")
@@ -126,6 +134,30 @@ def sample_merge($snmp; $roles):
       probe_cpu_ms: ([$s[].probe_cpu_ms] | add), sampler_cpu_ms: ([$s[].sampler_cpu_ms] | add),
       probe_wakeups: ([$s[].probe_wakeups] | add)};
 
+# clock_offset($samples): a host's clock against this machine's from SSH
+# round trips ($samples: [{t0, t1, remote}], seconds: this machine's clock
+# before the call, after it, and the host's `date +%s.%N` in between): the
+# sample of the shortest round trip, its offset remote - (t0 + t1) / 2 and
+# its uncertainty, half the round trip (the host read its clock somewhere
+# inside it), in ms.
+def clock_offset($samples):
+  ($samples | map(. + {rtt: (.t1 - .t0)}) | min_by(.rtt)) as $b
+  | {offset_ms: (($b.remote - ($b.t0 + $b.t1) / 2) * 1e6 | round / 1e3),
+     uncertainty_ms: ($b.rtt / 2 * 1e6 | round / 1e3),
+     rtt_ms: ($b.rtt * 1e6 | round / 1e3), samples: ($samples | length),
+     method: "date +%s.%N on the host over SSH, the round trip of the shortest of the samples"};
+
+def clock_rule: "a host is refused when its clock's offset to this machine's, less its uncertainty, exceeds the limit (LAB_CLOCK_MAX_MS)";
+
+# clock_refused($max_ms): the hosts' facts (input: [{role, clock}]) whose
+# clock is off by more than $max_ms beyond its uncertainty (|offset| -
+# uncertainty > max), one line each naming the host; a host whose clock
+# was not read is refused too.
+def clock_refused($max_ms):
+  .[] | select(.clock == null or ((.clock.offset_ms | fabs) - .clock.uncertainty_ms > $max_ms))
+  | if .clock == null then "\(.role): its clock was not read"
+    else "\(.role): its clock is \(.clock.offset_ms) ms off this machine's (+- \(.clock.uncertainty_ms) ms), more than LAB_CLOCK_MAX_MS=\($max_ms) ms" end;
+
 # lab_status($a): the lab's status --json, the namespace testbed's shape
 # plus the lab's own keys ($a: the named arguments of lab_status_json:
 # the settings, the hosts' facts, the inventory's description, ...).
@@ -138,7 +170,7 @@ def lab_status($a):
    link:null, link_shaping:false,
    pinning:{servers:$a.lab.hosts.server1.cpus, clients:$a.lab.hosts.player1.cpus,
             cpu_names:{server:(cpu_names("server1") + cpu_names("server2")),
-                       client:(cpu_names("player1") + cpu_names("player2") + cpu_names("listener"))}},
+                       client:([$a.lab.players[] | cpu_names(.)] + [cpu_names("listener")] | add)}},
    steering:{mode:$a.steer, rule:"each host's own receive path (its NIC and kernel settings; not set by rootbench)", threads:null},
    player_tw_buckets:{setting:$a.twb, value:null},
    profile:(if $a.profile == "" then null else ($a.profile | ltrimstr($a.top + "/")) end),
@@ -168,4 +200,8 @@ def lab_status($a):
    zones:{variant:(if $a.zones == "" then null else $a.zones end), dir:$a.zonedir},
    snmp:{router_server_port:{name:"router-s", ifindex:$a.lab.switch.router_port_ifindex}},
    roles:($a.rtsv | roles_from_tsv), processes:($a.ptsv | procs_from_tsv),
+   players:$a.lab.players,
+   # each host's clock against this machine's, measured at up (clock_refused)
+   clocks:{max_offset_ms:$a.clock_max_ms, rule:clock_rule,
+           offsets_ms:($f | map({(.role): (.clock.offset_ms // null)}) | add)},
    hosts:$f, router:($a.lab.router | del(.community)), switch:($a.lab.switch | del(.community) | .bridge_netfilter = "not set by rootbench: the lab's own switch"), allow_ranges:$a.lab.allow_ranges};
