@@ -84,6 +84,37 @@ ifneq ($(wildcard scripts/jq/build/bin/jq),)
 export PATH := $(CURDIR)/scripts/jq/build/bin:$(PATH)
 endif
 
+# No setting given on make's command line is dropped: a name that no
+# settings table declares, no Makefile assigns and make does not own
+# (scripts/settings-guard) is refused before anything runs, with the
+# nearest declared names. The accepted names are cached in
+# SETTINGS_CACHE, made again (and make restarted) when a table or a
+# Makefile changes, so that the check starts no process; a name the
+# cache lacks is looked up in the tables themselves before it is refused.
+# Without jq (before make deps) nothing can be checked, and make says so.
+SETTINGS_TABLES := $(wildcard */*settings.json */*/*settings.json)
+SETTINGS_CACHE := scripts/build/settings-accepted.mk
+SETTINGS_MAKEFILES := $(filter-out %.d $(SETTINGS_CACHE),$(MAKEFILE_LIST))
+override SETTINGS_GIVEN := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $v)),$v))
+ifeq ($(wildcard $(addsuffix /jq,$(subst :, ,$(PATH)))),)
+$(if $(SETTINGS_GIVEN),$(warning the settings on make's command line are not checked: no jq (make deps installs it)))
+else
+# (override: a command line cannot turn the check off)
+override SETTINGS_ACCEPTED :=
+-include $(SETTINGS_CACHE)
+SETTINGS_GUARD = scripts/settings-guard $(1) --tables "$(SETTINGS_TABLES)" --makefiles "$(SETTINGS_MAKEFILES)"
+ifneq ($(filter-out $(SETTINGS_ACCEPTED),$(SETTINGS_GIVEN)),)
+ifneq ($(shell $(call SETTINGS_GUARD,check) $(filter-out $(SETTINGS_ACCEPTED),$(SETTINGS_GIVEN))),)
+$(error refused before anything ran: a setting no table declares (above; the settings: each experiment's docs/ page, SCRIPT --help))
+endif
+endif
+# (the tables and the guard are sources: no rule to look for)
+$(SETTINGS_TABLES) scripts/settings-guard: ;
+$(SETTINGS_CACHE): $(SETTINGS_TABLES) $(SETTINGS_MAKEFILES) scripts/settings-guard
+	@mkdir -p $(@D) && $(call SETTINGS_GUARD,mk) > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@
+CLEAN_FILES += $(SETTINGS_CACHE)
+endif
+
 
 .PHONY: all san deps check check-repeat clean build-deps unit-tests testbed-up testbed-down testbed-status help
 

@@ -32,13 +32,23 @@ exp_testbed_up() {
         [ -n "${!name+x}" ] && [ -n "${!name}" ] || continue
         if [ -n "${set_here[$name]+x}" ]; then
             v=${set_here[$name]}
-            [ "${!name}" = "$v" ] || warn "$name=${!name} is not taken: this experiment sets $name=${v:-(the testbed default)} (its profile ${profile#"$RB_TOP"/}, or its own setting)"
+            [ "${!name}" = "$v" ] || exp_not_taken "$name" "this experiment sets $name=${v:-(the testbed default)} (its profile ${profile#"$RB_TOP"/}, or its own setting)"
         else
             pass+=("$name=${!name}")
         fi
     done
     out=$("$RB_TOP/scripts/testbed" up --profile "$profile" "${pass[@]}" "$@" 2>&1) \
         || die "testbed up with profile ${profile#"$RB_TOP"/} $*: $(printf '%s\n' "$out" | tail -n 3)"
+}
+
+# exp_not_taken NAME WHY: the warning that the user's NAME (given in the
+# environment, or on make's command line, which passes it so) is not
+# taken, and WHY (what this experiment uses instead); nothing when NAME
+# is unset or empty. Every experiment that sets a testbed setting itself
+# says so through here (scripts/tests/23-testbed-settings-reach-every-experiment.test).
+exp_not_taken() {
+    [ -n "${!1:-}" ] || return 0
+    warn "$1=${!1} is not taken: $2"
 }
 
 # exp_up_setting_names: the testbed settings that `up` takes, one a line

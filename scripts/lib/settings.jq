@@ -136,3 +136,28 @@ def settings_table_problems($t; $scales):
       | settings_default($e; $s; [$v | values]) as $d
       | select($d != "") | settings_value_error($e; $d) // empty
       | "\($e.name): its default at \($s)\(if $v then " (\($v))" else "" end) is refused: \(.)"));
+
+# settings_edit_distance($a; $b): Levenshtein's distance between two
+# names (insertions, deletions and substitutions of one character).
+def settings_edit_distance($a; $b):
+  ($a | explode) as $x | ($b | explode) as $y
+  | reduce range(0; $x | length) as $i ([range(0; ($y | length) + 1)];
+      . as $p
+      | reduce range(0; $y | length) as $j ([$i + 1];
+          . + [[$p[$j + 1] + 1, .[$j] + 1, $p[$j] + (if $x[$i] == $y[$j] then 0 else 1 end)] | min]))
+  | .[-1];
+
+# settings_nearest($name; $names): the names of $names a user who wrote
+# $name most likely meant, best first, at most 5, as git's "did you mean":
+# those that hold $name as whole words ("GENERATOR": TCP_GENERATOR), then
+# those within an edit distance of a third of its length (at least 1),
+# nearest first; [] when none is near.
+def settings_nearest($name; $names):
+  ($name | length) as $l | ([1, ($l / 3 | floor)] | max) as $most
+  | [$names[] | select(. != $name) | . as $n
+     | (if ("_\($n)_" | contains("_\($name)_")) or ("_\($name)_" | contains("_\($n)_")) then 0 else 1 end) as $words
+     | select($words == 0 or ((($n | length) - $l) | fabs) <= $most)
+     | settings_edit_distance($name; $n) as $d
+     | select($words == 0 or $d <= $most)
+     | {n: $n, k: [$words, $d, $n]}]
+  | unique_by(.n) | sort_by(.k) | .[:5] | map(.n);

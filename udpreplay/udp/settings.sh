@@ -29,13 +29,16 @@ read_settings() {
     DURATION=$UDP_DURATION THRESHOLD=$UDP_THRESHOLD SETTLE=$UDP_SETTLE SOURCES=$UDP_SOURCES FRESH=$UDP_FRESH
     read -r -a LB_MODES <<<"${UDP_LB//,/ }"
     [ ${#LB_MODES[@]} -ge 1 ] || die "UDP_LB is empty"
-    LINK=$UDP_LINK
+    # (the link is UDP_LINK's: a LINK the user gave stays theirs, for
+    # exp_testbed_up to name as not taken)
     # UDP_SERVER_CPU: the servers' CPU budget for an unshaped sweep only, as
     # TCP_SERVER_CPU is the TCP sweeps' (the shaped sweep measures the link,
     # on whole servers)
     if [ -n "$UDP_SERVER_CPU" ]; then
-        if [ "$LINK" = none ]; then export SERVER_CPU=$UDP_SERVER_CPU
-        else log "UDP_SERVER_CPU=$UDP_SERVER_CPU is for unshaped sweeps: this one (UDP_LINK=$LINK) runs with SERVER_CPU=${SERVER_CPU:-max}"; fi
+        if [ "$UDP_LINK" = none ]; then
+            [ "${SERVER_CPU:-}" = "$UDP_SERVER_CPU" ] || exp_not_taken SERVER_CPU "this experiment sets SERVER_CPU=$UDP_SERVER_CPU (UDP_SERVER_CPU)"
+            export SERVER_CPU=$UDP_SERVER_CPU
+        else log "UDP_SERVER_CPU=$UDP_SERVER_CPU is for unshaped sweeps: this one (UDP_LINK=$UDP_LINK) runs with SERVER_CPU=${SERVER_CPU:-max}"; fi
     fi
     # STEER=napi by default (settings.json): the rig's forwarding stays off
     # the server CPU and the servers' receive runs on theirs, so that the
@@ -73,7 +76,7 @@ settings_json() {
     jq -n --argjson declared "$(settings_summary "$UDP_SETTINGS")" --argjson fam "$FAMILY" \
         --arg service "$FAMILY_SERVICE" --arg rw "$REWRITE_OUT" --arg gen "$UDP_GENERATOR" --arg genv "$GENERATOR_VERSION" \
         --arg timer "$(if [ "$UDP_GENERATOR" = tcpreplay ]; then echo "$UDP_TIMER"; fi)" --argjson charge "$(charge_settings_json)" \
-        --arg sha "$TRACE_SHA" --arg link "$LINK" \
+        --arg sha "$TRACE_SHA" --arg link "$UDP_LINK" \
         '{family:$fam, service:$service, generator:$gen, generator_version:$genv,
           generator_timer:(if $timer == "" then null elif $timer == "auto" then "auto: nano up to 4000 q/s, gtod above" else $timer end), rewrite:$rw}
           + $declared
