@@ -17,7 +17,6 @@ def run_ceiling_low_qps: udp::udp_ceiling_low_qps(.);
 # run_row($budget; $rep; $dir; $at_low; $at_ceiling): one run as the rules
 # below read it, from its UDP summary (the input); $at_low, $at_ceiling:
 # the daemons' cost at the lowest rate measured and at the ceiling.
-def run_row($budget; $rep; $dir; $at_low; $at_ceiling): run_row($budget; $rep; $dir; $at_low; $at_ceiling; []);
 # ... and $points: the run's points ({requested_qps, answer_ratio,
 # answered_qps, server_cpu_busy_pct}, points.csv) for its service demand:
 # the utilisation law's slope over the points that held (answer ratio at
@@ -41,6 +40,9 @@ def run_row($budget; $rep; $dir; $at_low; $at_ceiling; $points):
      demand: ($fit + {points: ([$points[] | select(($low == null or .requested_qps <= $low) and .answer_ratio >= $th)] | length),
                       per_cpu_qps: (if ($fit.demand_us // 0) > 0 then (1e6 / $fit.demand_us | round) else null end)}),
      daemon_cost: {lowest_rate: $at_low, ceiling: $at_ceiling}};
+
+# (without the points: no service demand)
+def run_row($budget; $rep; $dir; $at_low; $at_ceiling): run_row($budget; $rep; $dir; $at_low; $at_ceiling; []);
 
 # daemon_us_per_query: {answers, daemon_ms} of one point -> the server
 # daemons' CPU microseconds per answered query (null when unknown).
