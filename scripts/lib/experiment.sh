@@ -45,7 +45,7 @@ exp_testbed_up() {
 # environment, or on make's command line, which passes it so) is not
 # taken, and WHY (what this experiment uses instead); nothing when NAME
 # is unset or empty. Every experiment that sets a testbed setting itself
-# says so through here (scripts/tests/23-testbed-settings-reach-every-experiment.test).
+# says so through here (scripts/tests/31-testbed-settings-reach-every-experiment.test).
 exp_not_taken() {
     [ -n "${!1:-}" ] || return 0
     warn "$1=${!1} is not taken: $2"
