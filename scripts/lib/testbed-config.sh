@@ -187,13 +187,15 @@ tb_counters_ruleset() {
     # to count (scripts/lib/counters.jq gives them the router's names):
     # the first SYNs to port 53 (not the probe's) and the queries in the Listener's name
     # (a trace replayed from a player) that reach the server, and the UDP
-    # answers it sends to anyone but the Listener and the probe. Not on
+    # answers it sends out of its NIC (not up's own dig over lo) to anyone
+    # but the Listener and the probe. Not on
     # the namespace testbed's servers, whose router counts these (no rule
     # more per packet on the CPU measured there).
     server-lab)
         local l4 l6 o4 o6
         l4=$(role_addr4 listener); l6=$(role_addr6 listener)
-        o4="{ $l4$(role_addr4 probe 2>/dev/null | sed 's/^/, /') }"; o6="{ $l6$(role_addr6 probe 2>/dev/null | sed 's/^/, /') }"
+        # (a lab without a probe host: the Listener alone)
+        o4="{ $l4$(role_addr4 probe 2>/dev/null | sed 's/^/, /' || true) }"; o6="{ $l6$(role_addr6 probe 2>/dev/null | sed 's/^/, /' || true) }"
         tb_counters_table input dns_udp_in dns_tcp_in sink dns_tcp_syns trace_udp_queries dns_udp_answers -- \
         "ip daddr $SERVICE4 udp dport 53 counter name dns_udp_in" \
         "ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_in" \
@@ -205,8 +207,8 @@ tb_counters_ruleset() {
         "ip saddr $l4 udp dport 53 counter name trace_udp_queries" \
         "ip6 saddr $l6 udp dport 53 counter name trace_udp_queries" \
         "hook output" \
-        "ip daddr != $o4 udp sport 53 counter name dns_udp_answers" \
-        "ip6 daddr != $o6 udp sport 53 counter name dns_udp_answers" ;;
+        "oifname != \"lo\" ip daddr != $o4 udp sport 53 counter name dns_udp_answers" \
+        "oifname != \"lo\" ip6 daddr != $o6 udp sport 53 counter name dns_udp_answers" ;;
     # The queries the router forwards to the service address, and the TCP
     # connections it forwards to any server (their first SYN; the TCP
     # sweep targets the servers' unicast addresses): what a generator that
