@@ -21,7 +21,7 @@ def counters_sources($backend):
                        + "of its gateway; broadcasts and multicasts left out); octets: their ifHCInOctets (frames); "
                        + "no IP bytes (bytes null)"),
      trace_udp_queries: "the servers' nftables (input): UDP queries to port 53 from the Listener's address that reached them",
-     dns_tcp_syns: "the servers' nftables (input): first SYNs to port 53 (SYN without ACK) that reached them",
+     dns_tcp_syns: "the servers' nftables (input): first SYNs to port 53 (SYN without ACK) that reached them, the probe's apart",
      dns_udp_answers: "the servers' nftables (output): UDP answers from port 53 to any address but the Listener's and the probe's"}
   else
     {dns_udp_queries: "the router's nftables (forward): UDP queries to the service address it forwarded (the probe's and the collateral client's apart)",
