@@ -177,31 +177,26 @@ tb_counters_ruleset() {
         "ip saddr $SERVICE4 udp sport 53 counter name dns_answers" \
         "ip6 saddr $SERVICE6 udp sport 53 counter name dns_answers" ;;
     # (the discard port, 9, is a silent sink for link-capacity blasts)
-    server) tb_counters_table input dns_udp_in dns_tcp_in sink -- \
-        "ip daddr $SERVICE4 udp dport 53 counter name dns_udp_in" \
-        "ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_in" \
-        "ip daddr $SERVICE4 tcp dport 53 counter name dns_tcp_in" \
-        "ip6 daddr $SERVICE6 tcp dport 53 counter name dns_tcp_in" \
-        "udp dport 9 counter name sink drop" ;;
-    # A lab's servers: the server's counters, and what a lab has no router
-    # to count (scripts/lib/counters.jq gives them the router's names):
-    # the first SYNs to port 53 (not the probe's) and the queries in the Listener's name
-    # (a trace replayed from a player) that reach the server, and the UDP
-    # answers it sends out of its NIC (not up's own dig over lo) to anyone
-    # but the Listener and the probe. Not on
-    # the namespace testbed's servers, whose router counts these (no rule
-    # more per packet on the CPU measured there).
-    server-lab)
+    # server-lab, a lab's servers: the server's counters, and what a lab
+    # has no router to count (scripts/lib/counters.jq gives them the
+    # router's names): the first SYNs to port 53 (not the probe's) and the
+    # queries in the Listener's name (a trace replayed from a player) that
+    # reach the server, and the UDP answers it sends out of its NIC (not
+    # up's own dig over lo) to anyone but the Listener and the probe. Not
+    # on the namespace testbed's servers, whose router counts these (no
+    # rule more per packet on the CPU measured there).
+    server|server-lab)
+        local rules=("ip daddr $SERVICE4 udp dport 53 counter name dns_udp_in"
+                     "ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_in"
+                     "ip daddr $SERVICE4 tcp dport 53 counter name dns_tcp_in"
+                     "ip6 daddr $SERVICE6 tcp dport 53 counter name dns_tcp_in"
+                     "udp dport 9 counter name sink drop")
+        if [ "$1" = server ]; then tb_counters_table input dns_udp_in dns_tcp_in sink -- "${rules[@]}"; return; fi
         local l4 l6 o4 o6
         l4=$(role_addr4 listener); l6=$(role_addr6 listener)
         # (a lab without a probe host: the Listener alone)
         o4="{ $l4$(role_addr4 probe 2>/dev/null | sed 's/^/, /' || true) }"; o6="{ $l6$(role_addr6 probe 2>/dev/null | sed 's/^/, /' || true) }"
-        tb_counters_table input dns_udp_in dns_tcp_in sink dns_tcp_syns trace_udp_queries dns_udp_answers -- \
-        "ip daddr $SERVICE4 udp dport 53 counter name dns_udp_in" \
-        "ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_in" \
-        "ip daddr $SERVICE4 tcp dport 53 counter name dns_tcp_in" \
-        "ip6 daddr $SERVICE6 tcp dport 53 counter name dns_tcp_in" \
-        "udp dport 9 counter name sink drop" \
+        tb_counters_table input dns_udp_in dns_tcp_in sink dns_tcp_syns trace_udp_queries dns_udp_answers -- "${rules[@]}" \
         "ip saddr != $o4 tcp dport 53 tcp flags & (syn | ack) == syn counter name dns_tcp_syns" \
         "ip6 saddr != $o6 tcp dport 53 tcp flags & (syn | ack) == syn counter name dns_tcp_syns" \
         "ip saddr $l4 udp dport 53 counter name trace_udp_queries" \
