@@ -25,9 +25,9 @@ lab_remote_stop_cmd() {
 lab_counters_json() {
     local tmp pid roles=() ports=/dev/null
     tmp=$(mktemp -d)
-    ( sleep "${SNMP_SETTLE_S:-4}"
-      lab_snmp_ports "$(jq -r .switch.snmp_host <<<"$LAB_JSON")" "$(jq -r .switch.community <<<"$LAB_JSON")" ) \
-        > "$tmp/ports.json" 2> "$tmp/ports.err" & pid=$!
+    # (the agent's passphrases read here, before the reading's subshell)
+    lab_snmp_prepare
+    ( sleep "${SNMP_SETTLE_S:-4}"; lab_snmp_ports switch ) > "$tmp/ports.json" 2> "$tmp/ports.err" & pid=$!
     ! lab_role_host sink >/dev/null || roles+=(sink)
     tb_counters_collect lab_ssh "${roles[@]+"${roles[@]}"}" > "$tmp/hosts.json" || { kill "$pid" 2>/dev/null; rm -rf "$tmp"; return 1; }
     if wait "$pid" && [ -s "$tmp/ports.json" ]; then ports=$tmp/ports.json
@@ -54,7 +54,7 @@ lab_server_stats_json() {
 # the router's server-side port (router-s, the default), or a host's port
 # (a role with rb_switch_ifindex in the inventory: player1, sink, ...).
 lab_snmp_octets() {
-    local oid host comm idx port=${2:-router-s}
+    local oid idx port=${2:-router-s}
     case $1 in in) oid=1.3.6.1.2.1.31.1.1.1.6 ;; out) oid=1.3.6.1.2.1.31.1.1.1.10 ;; *) die "snmp-octets: in or out" ;; esac
     if [ "$port" = router-s ]; then
         idx=$(jq -r .switch.router_port_ifindex <<<"$LAB_JSON")
@@ -63,9 +63,9 @@ lab_snmp_octets() {
         idx=$(lab_host "$port" switch_ifindex) && [ "$idx" != null ] \
             || die "snmp-octets: the inventory gives $port no switch port (rb_switch_ifindex: its ifIndex on the switch)"
     fi
-    host=$(jq -r .switch.snmp_host <<<"$LAB_JSON"); comm=$(jq -r .switch.community <<<"$LAB_JSON")
+    lab_snmp_prepare die
     sleep "${SNMP_SETTLE_S:-4}"
-    snmpget -M /nonexistent -m "" -v2c -c "$comm" -t 2 -r 1 -Oqv "$host" "$oid.$idx"
+    lab_snmp switch snmpget -t 2 -r 1 -Oqv -- "$oid.$idx"
 }
 
 # lab_mac ROLE [IFACE]: the MAC address of the role's test interface (the
@@ -111,6 +111,8 @@ lab_sample() {
     local role dir pids=() stop=0 snmpdir snmp_pid
     declare -A RPID=()
     snmpdir=$(mktemp -d)
+    # (the passphrases read here, once, for both readings' subshells)
+    lab_snmp_prepare
     lab_snmp_read start "$snmpdir" & snmp_pid=$!
     for role in "${LAB_HOSTS[@]}"; do
         dir=$(lab_remote_dir "$role")
@@ -197,21 +199,13 @@ lab_capture() {
 
 # ---------------------------------------------------------------- devices over SNMP
 
-# lab_snmp_devices: the lab's devices sampled over SNMP, one line each,
-# "NAME HOST COMMUNITY": the switch, and the router when the inventory gives
-# it an agent (router rb_snmp_host, rb_snmp_community).
-lab_snmp_devices() {
-    jq -r '"switch \(.switch.snmp_host) \(.switch.community)",
-           (.router | select((.snmp_host // "") != "") | "router \(.snmp_host) \(.community // "public")")' <<<"$LAB_JSON"
-}
-
-# lab_snmp_ports HOST COMMUNITY: every port's IF-MIB counters (ifTable and
-# ifXTable walked, numeric OIDs, no MIBs) as {IFINDEX: {name, in_octets,
-# ...}} (scripts/lib/lab-snmp.jq); non-zero when the agent does not answer.
+# lab_snmp_ports DEVICE: every port's IF-MIB counters (ifTable and
+# ifXTable walked, numeric OIDs) as {IFINDEX: {name, in_octets, ...}}
+# (scripts/lib/lab-snmp.jq); non-zero when the agent does not answer.
 lab_snmp_ports() {
     local base out="" walk
     for base in 1.3.6.1.2.1.2.2.1 1.3.6.1.2.1.31.1.1.1; do
-        walk=$(snmpbulkwalk -M /nonexistent -m "" -v2c -c "$2" -t 2 -r 1 -Cr25 -On -OQ -Oe "$1" "$base") || return 1
+        walk=$(lab_snmp "$1" snmpbulkwalk -t 2 -r 1 -Cr25 -On -OQ -Oe -- "$base") || return 1
         out+=$walk$'\n'
     done
     jq -R -s -c -L "$RB_TOP/scripts/lib" 'include "lab-snmp"; snmp_ports' <<<"$out"
@@ -223,11 +217,11 @@ lab_snmp_ports() {
 # agent serves its counters from a cache (net-snmp's refreshes every few
 # seconds), so a reading right after the traffic may not hold its end yet.
 lab_snmp_read() {
-    local phase=$1 dir=$2 name host comm
+    local phase=$1 dir=$2 name host
     [ "$phase" = start ] || sleep "${SNMP_SETTLE_S:-4}"
-    while read -r name host comm; do
+    while read -r name host; do
         date +%s.%N | cut -c1-14 > "$dir/snmp-$phase-$name.time"
-        lab_snmp_ports "$host" "$comm" > "$dir/snmp-$phase-$name.json" 2> "$dir/snmp-$phase-$name.err" \
+        lab_snmp_ports "$name" > "$dir/snmp-$phase-$name.json" 2> "$dir/snmp-$phase-$name.err" \
             && [ -s "$dir/snmp-$phase-$name.json" ] && rm -f "$dir/snmp-$phase-$name.err" \
             || { echo "no answer from $host" >> "$dir/snmp-$phase-$name.err"; rm -f "$dir/snmp-$phase-$name.json"; }
     done < <(lab_snmp_devices)
@@ -237,8 +231,8 @@ lab_snmp_read() {
 # readings, for the sampler summary: {dev: {NAME: {port: deltas}},
 # snmp: {NAME: {host, ports, start, end, settle_s} or {host, error}}}.
 lab_snmp_summary() {
-    local dir=$1 name host comm parts=()
-    while read -r name host comm; do
+    local dir=$1 name host parts=()
+    while read -r name host; do
         if [ -s "$dir/snmp-start-$name.json" ] && [ -s "$dir/snmp-end-$name.json" ]; then
             parts+=("$(jq -n -c -L "$RB_TOP/scripts/lib" --arg n "$name" --arg h "$host" --arg settle "${SNMP_SETTLE_S:-4}" \
                 --slurpfile a "$dir/snmp-start-$name.json" --slurpfile b "$dir/snmp-end-$name.json" \
