@@ -10,7 +10,7 @@
 .PHONY: lab-setup lab-teardown check-lab
 check-lab: ## the lab tests, with the whole experiments on the simulated lab ("# check: lab-only")
 check-lab: all
-	@RB_LAB_SOAK=1 CHECK='(^|/)tests/7[0-9]-lab' scripts/check
+	@RB_LAB_SOAK=1 CHECK='(^|/)tests/[67][0-9]-lab' scripts/check
 
 lab-setup: ## provision the real lab of INVENTORY=file.yml (docs/real-lab.md)
 lab-setup: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check

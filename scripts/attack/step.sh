@@ -12,18 +12,15 @@
 
 STEP_FLOOD_PID="" STEP_COLL_PID=""
 
-# step_generator_started: wait (at most 15 s) until kxdpgun runs in
-# player1's namespace; false when the flood ended (or failed) first.
+# step_generator_started FILE: wait (at most 15 s) until the flood starts
+# kxdpgun (kxg_run makes FILE just before: on either backend, a lab's
+# player included); false when the flood ended (or failed) first.
 step_generator_started() {
-    local i p c ns
-    ns=$(ns_of player1)
-    # (every 50 ms, the comm read by the shell itself: the poll runs
-    # while the flood's snapshots are taken and should cost them nothing)
+    local i
+    # (every 50 ms, a test of the shell's own: the poll runs while the
+    # flood's snapshots are taken and should cost them nothing)
     for ((i = 0; i < 300; i++)); do
-        for p in $(ip netns pids "$ns" 2>/dev/null); do
-            read -r c < "/proc/$p/comm" 2>/dev/null || continue
-            [ "$c" = kxdpgun ] && return 0
-        done
+        [ ! -e "$1" ] || return 0
         kill -0 "$STEP_FLOOD_PID" 2>/dev/null || return 1
         sleep 0.05
     done
@@ -89,11 +86,11 @@ step_counts() {
 attack_step() {
     local server=$1 defence=$2 kind=$3 rate=$4 dir c0 c1 rc=0 bg cpu
     dir="$EXP_DIR/steps/$server-$defence/$kind-$rate"
-    rm -rf "$dir" "$WORK/sample.json"; mkdir -p "$dir"
+    rm -rf "$dir" "$WORK/sample.json" "$WORK/kxdpgun-started"; mkdir -p "$dir"
     c0=$("$TESTBED" counters)
-    attack_flood "$kind" "$rate" "$ATTACK_SECONDS" "$dir/flood" player1 4 > "$dir/flood.log" 2>&1 &
+    KXG_STARTED_FILE="$WORK/kxdpgun-started" attack_flood "$kind" "$rate" "$ATTACK_SECONDS" "$dir/flood" player1 4 > "$dir/flood.log" 2>&1 &
     STEP_FLOOD_PID=$!
-    if step_generator_started; then
+    if step_generator_started "$WORK/kxdpgun-started"; then
         sleep "$KXG_LEAD_S"
         exp_sampler_start "$WORK"
         probe_start "$dir" probe

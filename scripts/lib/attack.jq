@@ -82,10 +82,24 @@ def attack_udp_queries($r; $unit):
   | if $all == null then null
     else $all - (attack_delta($r.counters.before; $r.counters.after; .router.trace_udp_queries[$unit]) // 0) end;
 
+# attack_counted_by($r): where the counts of the flood were counted, in
+# words: the router's counters as the testbed counted them (the
+# counters' router.counted_by: the namespace router, or where a lab
+# counts them: its switch's ports and its servers, scripts/lib/counters.jq),
+# the sink's and the switch's; null for a record without them.
+def attack_counted_by($r):
+  ($r.counters.after.router.counted_by // null) as $cb
+  | if $cb == null then null
+    else {sent_udp: "\($cb.dns_udp_queries), less \($cb.trace_udp_queries)",
+          sent_tcp: $cb.dns_tcp_syns, answers: $cb.dns_udp_answers,
+          sink: "the sink's nftables (input): what reached the victim block, dropped there",
+          switch: "the switch: IF-MIB ifHCInOctets/ifHCOutOctets of the attacker's and the sink's ports"} end;
+
 # attack_flood: the record (flood.json) of a raw object (input).
 def attack_flood:
   attack_raw_checked
   | . as $r
+  | attack_counted_by($r) as $cb
   | (attack_tcp_kinds | index($r.kind)) as $tcp
   | (if $tcp then attack_delta($r.counters.before; $r.counters.after; .router.dns_tcp_syns.packets)
      else attack_udp_queries($r; "packets") end) as $sent
@@ -102,6 +116,7 @@ def attack_flood:
      generator: $r.generator, sources: $r.sources, target: $r.target,
      sent: $sent,
      sent_counted_as: (if $tcp then "router dns_tcp_syns" else "router dns_udp_queries - trace_udp_queries" end),
+     counted_by: $cb,
      achieved_rate: attack_ratio($sent; $r.seconds),
      answers: $answers,
      answered_rate: attack_ratio($answers; $r.seconds),

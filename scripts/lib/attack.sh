@@ -16,8 +16,11 @@
 #       Interrupted (SIGINT, SIGTERM), kxdpgun stops (it runs in our process
 #       group), the sampler too, and no flood.json is left: the record is
 #       written to a temporary file and moved into place only once complete.
-#       Runs in a subshell (its traps are its own); needs the namespace
-#       testbed up (its router's and sink's counters).
+#       Runs in a subshell (its traps are its own); needs the testbed up:
+#       the namespace testbed (its router's and sink's counters), or a lab
+#       with a sink host and its switch ports (attack_lab_check).
+#   attack_lab_check              (BACKEND=lab) what the floods need of a lab:
+#                                 die naming what the inventory lacks
 #   attack_kinds                  the kinds, one a line
 #   attack_bounds_check RATE SECONDS   whether a flood may send that long at
 #                                 that rate (return 1, the reason in ATTACK_REFUSAL)
@@ -55,7 +58,7 @@ attack_sources() {
     case $kind in
         random-subdomain|conn-hold) "player_block$fam" "$player" ;;
         reflection-*|syn-flood)
-            "victim_block$fam" 2>/dev/null || die "attack: $kind floods need the sink's victim block, which only the namespace testbed has (BACKEND=${BACKEND:-netns})" ;;
+            "victim_block$fam" 2>/dev/null || die "attack: $kind floods need the sink's victim block (on a lab: host sink in group sinks, rb_victim_block$fam; BACKEND=${BACKEND:-netns})" ;;
         *) die "attack: unknown kind '$kind' (kinds: $FLOOD_KINDS)" ;;
     esac
 }
@@ -91,8 +94,26 @@ attack_check_args() {
     attack_bounds_check "$rate" "$secs" || die "attack: $ATTACK_REFUSAL"
     case $player in player1|player2) ;; *) die "attack: player '$player' (player1 or player2)" ;; esac
     case $fam in 4|6) ;; *) die "attack: family '$fam' (4 or 6)" ;; esac
-    [ "${BACKEND:-netns}" = netns ] \
-        || die "attack: the floods need the namespace testbed (its router's counters, its sink), not BACKEND=$BACKEND"
+    attack_lab_check
+}
+
+# attack_lab_check: on a lab, a sink host with its victim blocks (the
+# spoofed sources of the reflection and SYN floods, which the lab routes
+# to it: what reaches them is counted there), and the switch ports of the
+# players and the sink (rb_switch_ifindex: the queries sent, the
+# attacker's and the victims' octets, counted at the switch:
+# scripts/lib/counters.jq); else a refusal naming what is missing, before
+# anything is sent. The lab's own balancing is used (its rb_lb).
+attack_lab_check() {
+    [ "${BACKEND:-netns}" = lab ] || return 0
+    local missing=() r
+    lab_role_host sink >/dev/null \
+        || missing+=("a sink host (host sink in group sinks, its rb_victim_block4 and rb_victim_block6 inside rb_allow_ranges and routed by the lab to it)")
+    for r in player1 player2 sink; do
+        lab_is_host "$r" || continue
+        [ "$(lab_host "$r" switch_ifindex)" != null ] || missing+=("the switch port of $r (rb_switch_ifindex: its ifIndex on the switch)")
+    done
+    [ "${#missing[@]}" -eq 0 ] || die "attack: the floods on a lab need what its inventory $INVENTORY does not give: $(printf '%s; ' "${missing[@]}" | sed 's/; $//')"
 }
 
 # attack_queries KIND COUNT OUT: kxdpgun's query file for the kind (D: EDNS

@@ -3,12 +3,14 @@
 # generator on the testbed. It is not our code, so:
 #  - every destination and every source prefix passes the target guard
 #    (scripts/lib/target.sh) before it runs;
-#  - it runs in a player's namespace, bounded in time (its -t, and timeout);
+#  - it runs in a player's namespace (on a lab, on the player's host, over
+#    `scripts/testbed exec`), bounded in time (its -t, and timeout);
 #  - what it sent is counted where it passes (the caller reads the router's
-#    counter of the queries forwarded to the service address: the switch's
-#    port also counts kxdpgun's own ping of the gateway and the IPv6 reports
-#    its XDP attach sets off); its own summary is only compared with that
-#    count (kxg_sent_agrees).
+#    counter of the queries forwarded to the service address, which a lab
+#    counts at its players' switch ports: scripts/lib/counters.jq; a
+#    switch port also counts kxdpgun's own ping of the gateway and, on
+#    the simulated lab's veths, the IPv6 reports its XDP attach sets off);
+#    its own summary is only compared with that count (kxg_sent_agrees).
 #
 #   kxg_query_file LIST OUT      a query list of from-pcap/tracegen
 #                                ("NAME TYPE [edns=N] [do] [rd]") in kxdpgun's
@@ -38,7 +40,22 @@
 #                                earlier one's ticket), quic:0 (--quic=0: a
 #                                full handshake each) and quic:R (--quic=R:
 #                                connections kept, a query per stream): as
-#                                tcp, SOURCES routes back to ROLE
+#                                tcp, SOURCES routes back to ROLE.
+#                                KXG_STARTED_FILE, when set, is made just
+#                                before kxdpgun starts (its caller times its
+#                                own work from it: kxdpgun sends KXG_LEAD_S
+#                                later). On a lab it checks the player host
+#                                first (kxg_lab_check) and sends to the
+#                                router's client-side MAC (rb_mac_client,
+#                                as tcpreplay's frames are addressed):
+#                                left to find it, kxdpgun pings the
+#                                gateway, a frame the switch's port would
+#                                count as load; and its threads start on
+#                                the host's first CPU of rb_cpus (-F: it
+#                                pins each itself, one a NIC queue, from
+#                                CPU 0 unless told, whatever taskset says)
+#   kxg_lab_check ROLE           (BACKEND=lab) the player host has this
+#                                machine's kxdpgun, the version recorded
 #   kxg_detach ROLE [IFACE]      the XDP program off ROLE's interface (a run
 #                                killed before it detached it leaves it there,
 #                                where it would take the next run's packets)
@@ -47,8 +64,10 @@
 #                                from a QUIC run's (its full handshakes:
 #                                a resumed one is not counted there);
 #                                nothing when it has none
-#   kxg_sent_agrees COUNTED      kxdpgun's own count within 1 % (and 10
-#                                packets) of COUNTED, else 1 with KXG_DISAGREES
+#   kxg_sent_agrees COUNTED [WHERE]   kxdpgun's own count within 1 % (and
+#                                10 packets) of COUNTED (counted WHERE, in
+#                                words: default the router), else 1 with
+#                                KXG_DISAGREES
 #   kxg_version                  "kxdpgun 3.2.6" (its -V)
 #   kxg_program                  the kxdpgun that runs: the release's with
 #                                SERVER_RELEASE=current (3.4.6: its QUIC
@@ -121,11 +140,18 @@ kxg_run() {
         *) die "kxg_run: mode '$proto' (udp, udp-recv, tcp, tcp:N with N one of kxdpgun's TCP debug modes 1 2 3 5 7 8 9, quic, quic:0, quic:R)" ;;
     esac
     iface=$("$TESTBED" iface "$role")
+    local nexthop=()
+    if [ "${BACKEND:-netns}" = lab ]; then
+        kxg_lab_check "$role"
+        local cpus; cpus=$(lab_host "$role" cpus)
+        nexthop=(-R "$("$TESTBED" mac router ethc)" -F "${cpus%%[!0-9]*}s1")
+    fi
     # (QUIC: kxdpgun waits 4 s for the last answers, and --quic=R longer
     # for its kept connections)
     limit=$((secs + 10)); case $proto in quic*) limit=$((secs + 25)) ;; esac
     KXG_RC=0
-    KXG_ARGS=(-t "$secs" -Q "$rate" -i "$qfile" -I "$iface" -l "$sources" "${mode[@]}" "$target")
+    KXG_ARGS=(-t "$secs" -Q "$rate" -i "$qfile" -I "$iface" "${nexthop[@]+"${nexthop[@]}"}" -l "$sources" "${mode[@]}" "$target")
+    [ -z "${KXG_STARTED_FILE:-}" ] || : > "$KXG_STARTED_FILE"
     # timeout --foreground keeps kxdpgun in our process group: Ctrl-C stops it too.
     "$TESTBED" exec "$role" -- timeout --foreground "$limit" "$prog" "${KXG_ARGS[@]}" > "$out" 2>&1 || KXG_RC=$?
     kxg_detach "$role" "$iface"
@@ -137,6 +163,16 @@ kxg_run() {
         KXG_SENT=$(sed -n '/^total queries:/{s/^total queries: *\([0-9][0-9]*\) .*/\1/p;q}' "$out")
         KXG_RECEIVED=$(sed -n '/^total replies:/{s/^total replies: *\([0-9][0-9]*\) .*/\1/p;q}' "$out") ;;
     esac
+}
+
+kxg_lab_check() {
+    local role=$1 prog have want
+    prog=$(kxg_program)
+    want=$(kxg_version)
+    have=$("$TESTBED" exec "$role" -- sh -c "$(printf '%q -V 2>&1 | head -n 1' "$prog")" 2>&1) || true
+    have=$(sed -n '1s/^kxdpgun\( (Knot DNS), version\|, Knot DNS\) /kxdpgun /p' <<<"$have")
+    [ -n "$have" ] || die "kxdpgun: $role has no $prog (the players' knot-dnsutils: run make lab-setup INVENTORY=$INVENTORY)"
+    [ "$have" = "$want" ] || die "kxdpgun: $role runs $have, this machine $want: the version recorded would not be the one that ran (the same knot-dnsutils on both)"
 }
 
 kxg_detach() {
@@ -155,6 +191,6 @@ kxg_sent_agrees() {
     KXG_DISAGREES=""
     [ -n "${KXG_SENT:-}" ] || { KXG_DISAGREES="kxdpgun printed no count of queries sent"; return 1; }
     awk -v k="$KXG_SENT" -v c="$1" 'BEGIN { d = k - c; if (d < 0) d = -d; exit !(d <= 10 || d <= 0.01 * c) }' && return 0
-    KXG_DISAGREES="kxdpgun says it sent $KXG_SENT queries; the router forwarded $1 to the service address"
+    KXG_DISAGREES="kxdpgun says it sent $KXG_SENT queries; ${2:+counted where they passed ($2): $1}${2:-the router forwarded $1 to the service address}"
     return 1
 }

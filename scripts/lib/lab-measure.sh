@@ -14,9 +14,28 @@ lab_remote_stop_cmd() {
 
 # ---------------------------------------------------------------- queries
 
-# lab_counters_json: the nftables counters of the listener and the servers,
-# the same object as the netns backend's.
-lab_counters_json() { tb_counters_collect lab_ssh; }
+# lab_counters_json: the nftables counters of the listener, the servers
+# and the sink (when the lab has one), the same object as the netns
+# backend's: the router's counters a lab has no router for are counted
+# at the switch's ports and at the servers (scripts/lib/counters.jq
+# lab_counters, which says where in router.counted_by), the switch read
+# once its agent's cache has settled (SNMP_SETTLE_S, as snmp-octets),
+# while the hosts are read. An agent that does not answer is warned
+# about; the counters that need it are then left out (router.missing).
+lab_counters_json() {
+    local tmp pid roles=() ports=/dev/null
+    tmp=$(mktemp -d)
+    # (the agent's passphrases read here, before the reading's subshell)
+    lab_snmp_prepare
+    ( sleep "${SNMP_SETTLE_S:-4}"; lab_snmp_ports switch ) > "$tmp/ports.json" 2> "$tmp/ports.err" & pid=$!
+    ! lab_role_host sink >/dev/null || roles+=(sink)
+    tb_counters_collect lab_ssh "${roles[@]+"${roles[@]}"}" > "$tmp/hosts.json" || { kill "$pid" 2>/dev/null; rm -rf "$tmp"; return 1; }
+    if wait "$pid" && [ -s "$tmp/ports.json" ]; then ports=$tmp/ports.json
+    else warn "counters: the switch's SNMP agent did not answer: the counters at its ports are left out ($(head -n 1 "$tmp/ports.err"))"; fi
+    jq -c -L "$RB_TOP/scripts/lib" --argjson lab "$LAB_JSON" --slurpfile ports "$ports" \
+        'include "counters"; lab_counters($ports[0] // null; $lab)' "$tmp/hosts.json"
+    rm -rf "$tmp"
+}
 
 # lab_server_stats_json ROLE: the daemon's own counters ({} when it does not answer).
 # rb-server reads them on the host with the netns testbed's command
@@ -30,14 +49,20 @@ lab_server_stats_json() {
     srv_stats_shape "$SERVER" <<<"$raw"
 }
 
-# lab_snmp_octets in|out [PORT]: IF-MIB octets of the switch's router port, from
-# the switch's own agent (after net-snmp's cache settles, as the netns one);
-# the inventory names no other port.
+# lab_snmp_octets in|out [PORT]: IF-MIB octets of a switch port, from the
+# switch's own agent (after net-snmp's cache settles, as the netns one):
+# the router's server-side port (router-s, the default), or a host's port
+# (a role with rb_switch_ifindex in the inventory: player1, sink, ...).
 lab_snmp_octets() {
-    local oid idx
-    [ "${2:-router-s}" = router-s ] || die "snmp-octets: a lab's inventory names only the router's switch port (router-s), not '$2'"
+    local oid idx port=${2:-router-s}
     case $1 in in) oid=1.3.6.1.2.1.31.1.1.1.6 ;; out) oid=1.3.6.1.2.1.31.1.1.1.10 ;; *) die "snmp-octets: in or out" ;; esac
-    idx=$(jq -r .switch.router_port_ifindex <<<"$LAB_JSON")
+    if [ "$port" = router-s ]; then
+        idx=$(jq -r .switch.router_port_ifindex <<<"$LAB_JSON")
+    else
+        lab_is_host "$port" || die "snmp-octets: no switch port '$port' (router-s, or a lab host's)"
+        idx=$(lab_host "$port" switch_ifindex) && [ "$idx" != null ] \
+            || die "snmp-octets: the inventory gives $port no switch port (rb_switch_ifindex: its ifIndex on the switch)"
+    fi
     lab_snmp_prepare die
     sleep "${SNMP_SETTLE_S:-4}"
     lab_snmp switch snmpget -t 2 -r 1 -Oqv -- "$oid.$idx"

@@ -30,7 +30,7 @@ lab_apply_defaults() {
 lab_validate() {
     local rlb; rlb=$(jq -r .router.lb <<<"$LAB_JSON")
     [ "$LB" = "$rlb" ] || die "LB=$LB: the lab's router balances $rlb (inventory: router rb_lb); configure the router, then its rb_lb"
-    [ "$LINK" = none ] || die "LINK=$LINK: a lab's links are its wires; shaping is not configured by rootbench in a lab (LINK=none)"
+    [ "$LINK" = none ] || die "LINK=$LINK: a lab's links are its wires; shaping is not configured by rootbench in a lab (LINK=none; the UDP ceiling on the lab's own link is make udp-unshaped, each host's NIC speed in status --json)"
     [ "${SERVER_CPU:-max}" = max ] || die "SERVER_CPU=$SERVER_CPU: a lab's servers run without a CPU budget (a namespace testbed setting)"
     # Rate limiting is in the servers' configuration, as on the namespace
     # testbed; SYN cookies are the hosts' own sysctl, not set by rootbench.
@@ -148,10 +148,14 @@ lab_render_tls() {
     install -m 600 "$TB_TLS_DIR/server.key" "$1/tls/server.key"
 }
 
-# lab_render_counters DIR: the nftables counters the experiments read.
+# lab_render_counters DIR: the nftables counters the experiments read: the
+# listener's, the servers' (with what a lab counts there under the
+# router's names, scripts/lib/counters.jq) and, when the lab has a sink
+# host, the sink's.
 lab_render_counters() {
     tb_counters_ruleset listener > "$1/counters-listener.nft"
-    tb_counters_ruleset server > "$1/counters-server.nft"
+    tb_counters_ruleset server-lab > "$1/counters-server.nft"
+    if lab_role_host sink >/dev/null; then tb_counters_ruleset sink > "$1/counters-sink.nft"; fi
 }
 
 # lab_playbook ARGS...: scripts/lab/site.yml on the inventory with the
@@ -348,10 +352,14 @@ lab_gather_facts() {
 # stay provisioned and their server daemons keep running (make lab-setup
 # made them so).
 lab_down() {
-    local role
+    local role s
     if [ -d "$TB_STATE/ssh" ]; then
-        for role in "${LAB_HOSTS[@]}"; do
-            [ -S "$TB_STATE/ssh/$role" ] || continue
+        # (every host a connection was opened to: the sink's and the
+        # probe's too, which are not in LAB_HOSTS)
+        for s in "$TB_STATE"/ssh/*; do
+            [ -S "$s" ] || continue
+            role=${s##*/}
+            lab_is_host "$role" || continue
             # The role's cgroup, once nothing runs in it (the daemon keeps its own).
             lab_ssh "$role" "rmdir $(lab_cgroup "$role") 2>/dev/null; rmdir $(dirname "$(lab_cgroup "$role")") 2>/dev/null; true" || true
             ssh -o "ControlPath=$TB_STATE/ssh/$role" -O exit dummy >/dev/null 2>&1 || true

@@ -71,8 +71,12 @@ def inventory_normalise($inv; $sha):
   ([range(1; ($pn | length) + 1)] - $pn | map("player\(.)")) as $gap |
   if ($gap | length) > 0 and ($pn | length) > 0 then error("inventory \($inv): the players group has \($pn | length) hosts but no \($gap | join(", ")) (players are numbered from player1 without gaps)") else . end |
   ($pn | map("player\(.)")) as $players |
-  # (the probe's host, group probes, is optional: scripts/lib/lab.sh lab_role_host)
-  ($players + hostsof("listeners") + hostsof("servers") + (hostsof("probes") | map(select(. == "probe")))) as $managed |
+  # (the probe's host, group probes, and the sink's, group sinks, are
+  # optional: scripts/lib/lab.sh lab_role_host)
+  ($players + hostsof("listeners") + hostsof("servers") + (hostsof("probes") | map(select(. == "probe")))
+   + (hostsof("sinks") | map(select(. == "sink")))) as $managed |
+  (. as $top | [("players", "listeners", "servers", "probes", "sinks") as $g | $top | hostsof($g)[] | {key: ., value: $g}]
+   | reverse | from_entries) as $group |
   (["player1","listener","server1","server2"] - $managed) as $missing |
   if ($missing | length) > 0 then error("inventory \($inv): no host \($missing | join(", ")) (groups players: player1 .. playerN, listeners: listener, servers: server1 server2)") else . end |
   ($hv["router"] // error("inventory \($inv): no router (group devices, host router)")) as $r |
@@ -103,7 +107,14 @@ def inventory_normalise($inv; $sha):
        addr4: need($h; "rb_addr4"), addr6: need($h; "rb_addr6"),
        gateway4: need($h; "rb_gateway4"), gateway6: need($h; "rb_gateway6"),
        cpus: (need($h; "rb_cpus") | str),
-       block4: ($hv[$h].rb_block4 // ""), block6: ($hv[$h].rb_block6 // ""),
+       group: $group[$h],
+       # the host's port on the switch (IF-MIB ifIndex): what the lab
+       # counts at the switch for it (scripts/lib/counters.jq)
+       switch_ifindex: ($hv[$h].rb_switch_ifindex // null | if . == null then null else str end),
+       # a player's source block; the sink's: the victim block it owns
+       # (the reflection floods' spoofed sources, routed to it by the lab)
+       block4: (if $h == "sink" then need($h; "rb_victim_block4") else $hv[$h].rb_block4 // "" end),
+       block6: (if $h == "sink" then need($h; "rb_victim_block6") else $hv[$h].rb_block6 // "" end),
        cgroup: (($hv[$h].rb_cgroup_root // "/sys/fs/cgroup/rootbench-lab")
                 | if test("^/sys/fs/cgroup/[A-Za-z0-9._/-]+$") then . else error("inventory \($inv): rb_cgroup_root \(.) is not a directory under /sys/fs/cgroup") end
                 | . + "/" + $h)}}] | from_entries)};

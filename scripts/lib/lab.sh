@@ -43,10 +43,13 @@ lab_topology_load() {
     [ -n "${INVENTORY:-}" ] || die "BACKEND=lab needs INVENTORY=file.yml (an Ansible inventory: docs/real-lab.md)"
     [ -r "$INVENTORY" ] || die "INVENTORY=$INVENTORY: not readable"
     INVENTORY=$(cd "$(dirname "$INVENTORY")" && pwd)/$(basename "$INVENTORY")
-    local sha cache="$LAB_STATE_ROOT/${RB_PREFIX:-rb}/lab.env" out err
+    local sha rules cache="$LAB_STATE_ROOT/${RB_PREFIX:-rb}/lab.env" out err
     sha=$(sha256sum "$INVENTORY" | cut -c1-16)
+    # (the plan is kept per inventory and per reader of it: a new lab.jq
+    # reads the same inventory into more)
+    rules=$(sha256sum < "$RB_TOP/scripts/lib/lab.jq" | cut -c1-8)
     declare -gA LAB_F=()
-    if [ -f "$cache" ] && [ "$(head -n1 "$cache")" = "# $LAB_ENV_FORMAT $sha $INVENTORY" ]; then
+    if [ -f "$cache" ] && [ "$(head -n1 "$cache")" = "# $LAB_ENV_FORMAT $sha $INVENTORY $rules" ]; then
         # shellcheck disable=SC1090
         . "$cache"
     else
@@ -56,7 +59,7 @@ lab_topology_load() {
         rm -f "$err"
         LAB_JSON=$(lab_inventory_normalise "$INVENTORY" "$sha" <<<"$out" 2>&1) \
             || die "$(sed -n 's/^jq: error (at [^)]*): //p' <<<"$LAB_JSON" | head -n1)"
-        out=$(lab_topology_env "$sha")
+        out=$(lab_topology_env "$sha" "$rules")
         eval "$out"
         mkdir -p "$(dirname "$cache")" 2>/dev/null && printf '%s\n' "$out" > "$cache.tmp.$$" \
             && mv "$cache.tmp.$$" "$cache" || true
@@ -64,7 +67,9 @@ lab_topology_load() {
     export RB_ALLOW_RANGES
 }
 
-# lab_topology_env SHA: the derived plan as shell assignments: LAB_JSON,
+# lab_topology_env SHA RULES: the derived plan as shell assignments (its
+# first line the cache's key: the format, the inventory's SHA, its path,
+# lab.jq's RULES): LAB_JSON,
 # the players and the hosts (LAB_PLAYERS, LAB_HOSTS), every host's fields
 # (LAB_F[ROLE.FIELD], read by lab_host), the service addresses, the lab's
 # declared ranges (RB_ALLOW_RANGES: the target guard admits them besides
@@ -73,7 +78,7 @@ lab_topology_load() {
 # (LAB_ENV_FORMAT: a cache of an older shape is derived again)
 LAB_ENV_FORMAT=lab.env/2
 lab_topology_env() {
-    printf '# %s %s %s\n' "$LAB_ENV_FORMAT" "$1" "$INVENTORY"
+    printf '# %s %s %s %s\n' "$LAB_ENV_FORMAT" "$1" "$INVENTORY" "$2"
     printf 'LAB_JSON=%q\n' "$LAB_JSON"
     jq -r '"LAB_PLAYERS=(\(.players | map(@sh) | join(" ")))",
            "LAB_HOSTS=(\(.players + ["listener", "server1", "server2"] | map(@sh) | join(" ")))",
@@ -99,22 +104,26 @@ lab_role_addr6() { lab_addr_field "$(lab_role_host "$1")" 3; }
 # it cannot share the listener's, whose blackhole route drops everything
 # to the service address (the listener never answers), nor a player's,
 # whose load it would share: without a probe host the lab has no probe
-# (exit 1). A lab has no sink (the reflection floods' victims: the
-# namespace testbed's only; exit 1). Every other role is its own host.
+# (exit 1). The sink (the reflection floods' victims, owning the victim
+# block the lab routes to it) is the inventory's sink host (group sinks)
+# when it has one; without it the lab has no sink (exit 1). Every other
+# role is its own host.
 lab_role_host() {
     case $1 in
-        probe) lab_host probe host >/dev/null 2>&1 || return 1; echo probe ;;
-        sink) return 1 ;;
+        probe|sink) lab_host "$1" host >/dev/null 2>&1 || return 1; echo "$1" ;;
         *) echo "$1" ;;
     esac
 }
 lab_player_block4() { case $1 in player*) lab_addr_field "$1" 4 ;; *) return 1 ;; esac; }
 lab_player_block6() { case $1 in player*) lab_addr_field "$1" 5 ;; *) return 1 ;; esac; }
+# lab_victim_block4 / 6: the sink's victim block (rb_victim_block4/6), or exit 1.
+lab_victim_block4() { lab_addr_field "$(lab_role_host sink)" 4; }
+lab_victim_block6() { lab_addr_field "$(lab_role_host sink)" 5; }
 
 # lab_host ROLE FIELD: a field of a managed host's description.
 lab_host() { [ -n "${LAB_F[$1.$2]+x}" ] || return 1; printf '%s\n' "${LAB_F[$1.$2]}"; }
 
-lab_is_host() { [[ " ${LAB_HOSTS[*]} " == *" $1 "* ]] || { [ "$1" = probe ] && lab_role_host probe >/dev/null; }; }
+lab_is_host() { [[ " ${LAB_HOSTS[*]} " == *" $1 "* ]] || { [[ $1 == probe || $1 == sink ]] && lab_role_host "$1" >/dev/null; }; }
 
 # lab_check_ranges: every address the lab sends to or from lies in the
 # ranges its inventory declares as its own (strictly: the benchmarking
@@ -227,7 +236,8 @@ lab_exec() {
     local role=$1; shift
     [ "$role" != probe ] || lab_role_host probe >/dev/null \
         || die "exec: the lab has no probe host (inventory $INVENTORY: add host probe in group probes; docs/real-lab.md)"
-    [ "$role" != sink ] || die "exec: a lab has no sink (the reflection floods' victim block is the namespace testbed's only; docs/real-lab.md)"
+    [ "$role" != sink ] || lab_role_host sink >/dev/null \
+        || die "exec: the lab has no sink host (inventory $INVENTORY: add host sink in group sinks, with rb_victim_block4 and rb_victim_block6; docs/real-lab.md)"
     lab_is_host "$role" || die "exec: $role is a lab device, not a host reached over SSH (hosts: ${LAB_HOSTS[*]})"
     local dir args=() a outs_l=() outs_r=() n=0 sum rpath
     dir=$(lab_remote_dir "$role")

@@ -147,7 +147,8 @@ tb_load_config() {
 # ---------------------------------------------------------------- daemons and counters
 
 # tb_counters_table HOOK COUNTER... -- RULE...: table inet rootbench with
-# those named counters and one filter chain on HOOK holding the rules.
+# those named counters and one filter chain on HOOK holding the rules; a
+# RULE "hook NAME" begins another chain, on hook NAME, for the rules after it.
 tb_counters_table() {
     local hook=$1 r; shift
     echo 'table inet rootbench {'
@@ -155,25 +156,54 @@ tb_counters_table() {
     shift
     echo "    chain $hook {"
     echo "        type filter hook $hook priority filter; policy accept;"
-    for r in "$@"; do echo "        $r"; done
+    for r in "$@"; do
+        if [[ $r == "hook "* ]]; then
+            hook=${r#hook }
+            printf '    }\n    chain %s {\n        type filter hook %s priority filter; policy accept;\n' "$hook" "$hook"
+            continue
+        fi
+        echo "        $r"
+    done
     echo '    }'
     echo '}'
 }
 
-# tb_counters_ruleset listener|server|router|sink: the counters' nftables table
-# (the lab backend installs the listener's and the servers' on its hosts).
+# tb_counters_ruleset listener|server|server-lab|router|sink: the counters'
+# nftables table (the lab backend installs the listener's, server-lab on
+# its servers and, when it has a sink host, the sink's).
 tb_counters_ruleset() {
     case $1 in
     listener) tb_counters_table input dns_answers -- \
         "ip saddr $SERVICE4 udp sport 53 counter name dns_answers" \
         "ip6 saddr $SERVICE6 udp sport 53 counter name dns_answers" ;;
     # (the discard port, 9, is a silent sink for link-capacity blasts)
-    server) tb_counters_table input dns_udp_in dns_tcp_in sink -- \
-        "ip daddr $SERVICE4 udp dport 53 counter name dns_udp_in" \
-        "ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_in" \
-        "ip daddr $SERVICE4 tcp dport 53 counter name dns_tcp_in" \
-        "ip6 daddr $SERVICE6 tcp dport 53 counter name dns_tcp_in" \
-        "udp dport 9 counter name sink drop" ;;
+    # server-lab, a lab's servers: the server's counters, and what a lab
+    # has no router to count (scripts/lib/counters.jq gives them the
+    # router's names): the first SYNs to port 53 (not the probe's) and the
+    # queries in the Listener's name (a trace replayed from a player) that
+    # reach the server, and the UDP answers it sends out of its NIC (not
+    # up's own dig over lo) to anyone but the Listener and the probe. Not
+    # on the namespace testbed's servers, whose router counts these (no
+    # rule more per packet on the CPU measured there).
+    server|server-lab)
+        local rules=("ip daddr $SERVICE4 udp dport 53 counter name dns_udp_in"
+                     "ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_in"
+                     "ip daddr $SERVICE4 tcp dport 53 counter name dns_tcp_in"
+                     "ip6 daddr $SERVICE6 tcp dport 53 counter name dns_tcp_in"
+                     "udp dport 9 counter name sink drop")
+        if [ "$1" = server ]; then tb_counters_table input dns_udp_in dns_tcp_in sink -- "${rules[@]}"; return; fi
+        local l4 l6 o4 o6
+        l4=$(role_addr4 listener); l6=$(role_addr6 listener)
+        # (a lab without a probe host: the Listener alone)
+        o4="{ $l4$(role_addr4 probe 2>/dev/null | sed 's/^/, /' || true) }"; o6="{ $l6$(role_addr6 probe 2>/dev/null | sed 's/^/, /' || true) }"
+        tb_counters_table input dns_udp_in dns_tcp_in sink dns_tcp_syns trace_udp_queries dns_udp_answers -- "${rules[@]}" \
+        "ip saddr != $o4 tcp dport 53 tcp flags & (syn | ack) == syn counter name dns_tcp_syns" \
+        "ip6 saddr != $o6 tcp dport 53 tcp flags & (syn | ack) == syn counter name dns_tcp_syns" \
+        "ip saddr $l4 udp dport 53 counter name trace_udp_queries" \
+        "ip6 saddr $l6 udp dport 53 counter name trace_udp_queries" \
+        "hook output" \
+        "oifname != \"lo\" ip daddr != $o4 udp sport 53 counter name dns_udp_answers" \
+        "oifname != \"lo\" ip6 daddr != $o6 udp sport 53 counter name dns_udp_answers" ;;
     # The queries the router forwards to the service address, and the TCP
     # connections it forwards to any server (their first SYN; the TCP
     # sweep targets the servers' unicast addresses): what a generator that
@@ -241,7 +271,9 @@ tb_counters_ruleset() {
 
 # tb_counters_collect RUNNER [ROLE...]: the counters object, each role's
 # ruleset read with `RUNNER ROLE CMD...` (nsx here; the lab backend reads
-# them over SSH): the Listener's, the servers' and those of the ROLEs.
+# them over SSH): the Listener's, the servers' and those of the ROLEs. One
+# JSON text, not yet compact (the callers' own jq adds the router's
+# sources: scripts/lib/counters.jq).
 tb_counters_collect() {
     local runner=$1 role first=1
     shift
@@ -255,7 +287,7 @@ tb_counters_collect() {
             | jq -c '[.nftables[] | select(.counter) | .counter | {(.name): {packets, bytes}}] | add'
     done
     printf '}\n'
-    } | jq -c .
+    }
 }
 
 # tb_check_edns_size: SERVER_EDNS_SIZE is the largest UDP answer the

@@ -265,7 +265,7 @@ tb_counters_current() {
 
 # tb_counters_json: every testbed counter as one JSON object
 # {"listener":{"dns_answers":{"packets":N,"bytes":N}},"server1":{...},...,"router":{...},"sink":{...}}.
-tb_counters_json() { tb_counters_collect nsx router sink; }
+tb_counters_json() { tb_counters_collect nsx router sink | jq -c -L "$RB_TOP/scripts/lib" 'include "counters"; counters_netns'; }
 
 . "$RB_TOP/scripts/lib/testbed-daemons.sh"
 

@@ -107,7 +107,7 @@ probe_block6() { echo 2001:2:0:8::/124; }
 
 # victim_block4 / victim_block6: the sink's block, the spoofed sources of
 # the reflection floods (AnyIP on the sink, routed to it by the router);
-# none on a lab (it has no sink).
+# on a lab its sink host's (rb_victim_block4/6), none without one.
 victim_block4() { echo 198.18.10.0/24; }
 victim_block6() { echo 2001:2:0:10::/64; }
 
@@ -154,8 +154,8 @@ case $BACKEND in
         player_block6() { lab_player_block6 "$1"; }
         probe_block4() { return 1; }
         probe_block6() { return 1; }
-        victim_block4() { return 1; }
-        victim_block6() { return 1; }
+        victim_block4() { lab_victim_block4; }
+        victim_block6() { lab_victim_block6; }
         collateral_block4() { return 1; }
         collateral_block6() { return 1; }
         ;;

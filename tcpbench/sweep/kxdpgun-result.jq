@@ -23,22 +23,29 @@ def within($said; $counted): ($said - $counted | fabs) <= ([10, 0.01 * $counted]
 | (if $quic then "QUIC connections" else "SYNs" end) as $what
 | (($ca[0].router[$ctr].packets // null) as $x
    | if $x == null then null else $x - ($cb[0].router[$ctr].packets // 0) end) as $syns_counted
+# (where they were counted: the router, or where a lab counts what it has
+# no router for, scripts/lib/counters.jq)
+| ($ca[0].router.counted_by[$ctr] // "the router's") as $where
+| ($where | startswith("the router")) as $at_router
 | (if $quic then "quic" else "tcp" end) as $daemon_key
 | ([$servers[] as $s | ($sa[0][$s][$daemon_key] // 0) - ($sb[0][$s][$daemon_key] // 0)] | add // 0) as $answers_counted
 | ([$p[] | .syns // 0] | add // 0) as $syns_said
 | ([$p[] | .replies // 0] | add // 0) as $replies_said
 | (if any($p[]; .syns == null) then "kxdpgun printed no counts"
-   elif $syns_counted == null then "no router counter of the \($what) sent (kxdpgun needs the namespace testbed's router)"
+   elif $syns_counted == null then "no count of the \($what) sent: scripts/testbed counters has no router.\($ctr) ("
+     + ($ca[0].router.missing[$ctr] // "the namespace testbed counts them at its router, a lab at its servers") + ")"
    elif $quic and $syns_said > $syns_counted then
      "kxdpgun says it began \($syns_said) QUIC connections; the router forwarded \($syns_counted) datagrams led by an Initial packet (at least one each)"
    elif ($quic | not) and (within($syns_said; $syns_counted) | not) then
-     "kxdpgun says it sent \($syns_said) SYNs; the router forwarded \($syns_counted)"
+     "kxdpgun says it sent \($syns_said) SYNs; " + (if $at_router then "the router forwarded \($syns_counted)"
+                                                  else "counted where they passed (\($where)): \($syns_counted)" end)
    elif $replies_said > $answers_counted and (within($replies_said; $answers_counted) | not) then
      "kxdpgun says it got \($replies_said) answers; the server daemons answered \($answers_counted) queries over \(if $quic then "QUIC" else "TCP" end)"
    else null end) as $error
 | (if $quic then $syns_said else $syns_counted end) as $begun
 | (if $begun != null and $begun < 0.99 * $asked then
-     ["sent \($begun) \($what) (\(if $quic then "kxdpgun's count, bounded by the router's" else "counted at the router" end)) of the \($asked) asked "
+     ["sent \($begun) \($what) (\(if $quic then "kxdpgun's count, bounded by the router's" elif $at_router then "counted at the router"
+                                  else "counted where they passed: \($where)" end)) of the \($asked) asked "
        + "(\($begun * 1000 / ([$asked, 1] | max) | round / 10) %): the generator fell short"]
    else [] end) as $short
 | $p[]

@@ -5,7 +5,8 @@
 # latency and is not our code, so what it did is counted where it happens
 # and its own summary is only checked against that:
 #  - the SYNs it sent: the router's dns_tcp_syns counter (every first SYN
-#    to port 53 it forwards); its own count must agree within 1 % (and 10),
+#    to port 53 it forwards; a lab counts them where they reach its
+#    servers, scripts/lib/counters.jq); its own count must agree within 1 % (and 10),
 #    and they must reach 99 % of the connections asked, else the run is
 #    generator-limited, as tcpbench's self-check would say;
 #  - the answers: the server daemons' own TCP query counters; kxdpgun's
@@ -23,8 +24,7 @@
 # Sourced by tcpbench/sweep/run after scripts/lib/kxdpgun.sh.
 #
 #   kxg_tcp_settings             TCP_GENERATOR checked (before the testbed)
-#   kxg_tcp_prepare              the query file (QUERIES, or . SOA), on a
-#                                testbed that has the router's counters
+#   kxg_tcp_prepare              the query file (QUERIES, or . SOA)
 #   kxg_tcp_start PLAYER SERVER RATE BASE   kxdpgun in the background (its
 #                                pid in $!), output in BASE.out
 #   kxg_tcp_results W CONFIG TOTAL N   the records W/p0..N-1.json of the
@@ -34,6 +34,8 @@
 #                                `testbed counters`) and the daemons' (its
 #                                W/stats-before and -after.json)
 #                                (kxdpgun-result.jq); sets rcs[] (run_once's)
+#                                and KXG_SYNS_COUNTED_BY (where the counters
+#                                counted the SYNs, for the summary)
 
 kxg_tcp_settings() {
     if [ "$TCP_GENERATOR" != kxdpgun ]; then
@@ -49,9 +51,6 @@ kxg_tcp_settings() {
 
 kxg_tcp_prepare() {
     [ "$TCP_GENERATOR" = kxdpgun ] || return 0
-    # the testbed's router counts the SYNs: a lab has no such counter
-    [ "$(jq -r '.backend // "netns"' "$WORK/testbed.json")" != lab ] \
-        || die "TCP_GENERATOR=kxdpgun needs the namespace testbed's router counters (BACKEND=lab has none)"
     # the kxdpgun of the testbed's release (kxg_program), named in the records
     KXG_RELEASE=$(jq -r '.server.release.name // "debian12"' "$WORK/testbed.json")
     KXG_TCP_QUERIES="$WORK/kxdpgun-queries"
@@ -90,6 +89,8 @@ kxg_tcp_results() {
         --argjson interrupted "$(run_interrupted && echo true || echo false)" --arg version "$KXG_TCP_VERSION" \
         --arg proto "$TRANSPORT" --arg program "$(kxg_program)" \
         -f "$SWEEP/kxdpgun-result.jq" > "$w/kxg-results.jsonl"
+    KXG_SYNS_COUNTED_BY=$(jq -c --arg c "$(if [ "$TRANSPORT" = quic ]; then echo dns_quic_initials; else echo dns_tcp_syns; fi)" \
+        '.router.counted_by[$c] // null' "$w/counters-after.json")
     # one line per player, in order: its record, and its rc and error
     k=0
     while IFS= read -r line; do

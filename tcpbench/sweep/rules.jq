@@ -403,6 +403,16 @@ def config_summary($cfg; $family; $status; $title; $s; $notes; $byrep; $probe_id
 # top_summary($schema; $status; $err; $started; $fin; $settings; $tb): the
 # sweep's summary.json (input: the configurations' summaries; $tb: the
 # testbed's status --json), with the caveats of this rig in words.
+# tcp_counted_by($generator; $syns): where the connections attempted and
+# their answers were counted, in words: tcpbench's own records, or with
+# kxdpgun the testbed's count of its SYNs ($syns: the counters'
+# router.counted_by of them: the router, or a lab's servers; null before a
+# point) and the daemons' own counts of the answers.
+def tcp_counted_by($generator; $syns):
+  if $generator == "kxdpgun" then
+    {connections_attempted: $syns, answers: "the server daemons' own statistics (their TCP, or QUIC, query counts)"}
+  else {connections_attempted: "tcpbench's own record (--json) of each connection", answers: "tcpbench's own record (--json) of each answer"} end;
+
 def top_summary($schema; $status; $err; $started; $fin; $settings; $tb):
   (. | map({(.config): (del(.settings, .loss_by_layer))}) | add // {}) as $configs
   | {schema:$schema, experiment:"tcp", family:$settings.family, status:$status} + (if $err == "" then {} else {error:$err} end)

@@ -51,12 +51,17 @@ replay_kxdpgun() {
 }
 
 # sent_at_router RATE BEFORE AFTER: SENT (the queries the router forwarded
-# to the service address during the point, its dns_udp_queries counter)
-# and ACHIEVED; dies when kxdpgun's own count disagrees with it.
+# to the service address during the point, its dns_udp_queries counter,
+# which a lab counts at its players' switch ports: scripts/lib/counters.jq)
+# and ACHIEVED, SENT_COUNTED_BY (where, in words, for the summary); dies
+# when kxdpgun's own count disagrees with it.
 sent_at_router() {
+    local where=""
     SENT=$(jq -n -r --argjson a "$2" --argjson b "$3" '($b.router.dns_udp_queries.packets // empty) - ($a.router.dns_udp_queries.packets // 0)')
-    [[ $SENT =~ ^[0-9]+$ ]] || die "no router counter of the queries sent at $1 q/s (kxdpgun needs the namespace testbed's router)"
-    kxg_sent_agrees "$SENT" || die "at $1 q/s: $KXG_DISAGREES; the point is not measured"
+    [[ $SENT =~ ^[0-9]+$ ]] || die "no count of the queries sent at $1 q/s: scripts/testbed counters has no router.dns_udp_queries ($(jq -r '.router.missing.dns_udp_queries // "the namespace testbed counts them at its router, a lab at its players'"'"' switch ports"' <<<"$3"))"
+    SENT_COUNTED_BY=$(jq -c '.router.counted_by.dns_udp_queries // null' <<<"$3")
+    [ "${BACKEND:-netns}" != lab ] || where=$(jq -r '.router.counted_by.dns_udp_queries' <<<"$3")
+    kxg_sent_agrees "$SENT" "$where" || die "at $1 q/s: $KXG_DISAGREES; the point is not measured"
     ACHIEVED=$(awk -v s="$SENT" -v e="$ELAPSED" 'BEGIN { printf "%.2f", s / e }')
 }
 

@@ -311,6 +311,17 @@ def summary_top:
              probe})
   else {lb: null} end;
 
+# udp_counted_by($generator; $sent): where each count of points.csv was
+# counted, in words: the queries sent by tcpreplay's own summary, or, with
+# kxdpgun, where the testbed counted them ($sent: the counters'
+# router.counted_by.dns_udp_queries: the router, or a lab's switch ports;
+# null before a point measured them).
+def udp_counted_by($generator; $sent):
+  {queries_sent: (if $generator == "kxdpgun" then $sent else "tcpreplay's own summary (the packets it sent)" end),
+   server_queries: "the servers' nftables (dns_udp_in: UDP to the service address, port 53)",
+   daemon_queries: "the server daemons' own statistics (scripts/testbed server-stats)",
+   answers: "the Listener's nftables (dns_answers: UDP from the service address, port 53)"};
+
 # ------------------------------------------------------------ read by other experiments
 # Another experiment reads a UDP summary only through these accessors,
 # never by a field's path: each checks that the summary is of the schema
