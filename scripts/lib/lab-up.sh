@@ -167,7 +167,7 @@ lab_ship_release() {
         [ "$have" != "$want" ] || continue
         log "lab: copying the $SERVER_RELEASE release ($(basename "$SERVER_RELEASE_DIR")) to $role"
         lab_ssh_opts "$role"
-        tar -C "$SERVER_RELEASE_DIR" -cf - . | "${LAB_SSH[@]}" -- "d=$(printf %q "$d"); rm -rf \$d.new && mkdir -p \$d.new && tar -C \$d.new -xf - && cd \$d.new && sha256sum -c --quiet --strict MANIFEST >/dev/null && [ "\$(sha256sum < MANIFEST | cut -d' ' -f1)" = "\$(cat MANIFEST.sha256)" ] && rm -rf \$d && mv \$d.new \$d" \
+        tar -C "$SERVER_RELEASE_DIR" -cf - . | "${LAB_SSH[@]}" -- "d=$(printf %q "$d"); rm -rf \$d.new && mkdir -p \$d.new && tar -C \$d.new -xf - && cd \$d.new && sha256sum -c --quiet --strict MANIFEST >/dev/null && [ \"\$(sha256sum < MANIFEST | cut -d' ' -f1)\" = \"\$(cat MANIFEST.sha256)\" ] && rm -rf \$d && mv \$d.new \$d" \
             || die "lab: the $SERVER_RELEASE release could not be copied to $role, or its copy there does not match its MANIFEST"
     done
 }
