@@ -225,6 +225,21 @@ lab_setup() {
 
 tb_defaults_lab() { lab_apply_defaults; }
 
+# lab_check: what up would refuse, refused the same way, no host reached
+# (scripts/testbed check).
+lab_check() {
+    lab_apply_defaults
+    lab_validate
+    # SERVER_CONF against the configuration the suite would render
+    [ -n "${SERVER_CONF:-}" ] || return 0
+    local role tmp; tmp=$(mktemp -d)
+    for role in "${SERVER_ROLES[@]}"; do
+        tb_render_server_conf "$role" | lab_host_paths "$role" > "$tmp/$role.conf"
+        ( lab_own_merge "$role" "$tmp/$role.conf" ) || { rm -rf "$tmp"; exit 1; }
+    done
+    rm -rf "$tmp"
+}
+
 # lab_connect: one master connection per host, opened in parallel.
 lab_connect() {
     local role pids=() failed="" hosts=()
