@@ -99,7 +99,7 @@ def conf_bind_tokens:
 # as their words).
 def conf_parse_bind($name):
   . as $text
-  | def lineof($o): $text[0:$o] | split("\n") | length;
+  | def lineof($o): ($text[0:$o] | [match("\n"; "g")] | length) + 1;
     def norm: map(.t) | join(" ") | gsub("\\s+"; " ") | gsub(" ;"; ";");
   # (a whole-line template placeholder counts as nothing)
   (conf_lines | map(.text) | join("\n") | conf_bind_tokens) as $tok
