@@ -22,6 +22,7 @@ lab_own_check() {
         [ -f "$SERVER_CONF" ] && [ -r "$SERVER_CONF" ] || die "SERVER_CONF=$SERVER_CONF: not a readable file (your $SERVER configuration, on this machine)"
     fi
     [ -n "${SERVER_PREFIX:-}" ] || return 0
+    [[ $SERVER_PREFIX == /* ]] || die "SERVER_PREFIX=$SERVER_PREFIX: an absolute path on the server hosts (the prefix your build was installed into, e.g. /usr/local)"
     settings_check "$TB_SETTINGS_TABLE" SERVER_PREFIX
     [ -z "${LAB_RELEASE_GIVEN:-}" ] \
         || die "SERVER_RELEASE=$LAB_RELEASE_GIVEN and SERVER_PREFIX=$SERVER_PREFIX: a release's packages or your own build, not both"

@@ -343,7 +343,8 @@ lab_gather_facts() {
     for role in $(lab_reached_hosts); do
         vcmd=$(srv "$SERVER" version_cmd | lab_host_paths "$role")
         prog=$(srv "$SERVER" program | lab_host_paths "$role")
-        bcmd="$(printf %q "$prog") $(srv "$SERVER" build_flag)"
+        bcmd=true
+        [[ " ${SERVER_ROLES[*]} " != *" $role "* ]] || bcmd="$(printf %q "$prog") $(srv "$SERVER" build_flag)"
         run="p=\$(cat $(printf %q "$(lab_remote_dir "$role")/server/server.pid") 2>/dev/null); [ -z \"\$p\" ] || awk -v p=/$(basename "$prog") 'substr(\$6, length(\$6) - length(p) + 1) == p { print \$6; exit }' /proc/\$p/maps 2>/dev/null"
         f=$(lab_ssh "$role" "mkdir -p $(lab_cgroup "$role") 2>/dev/null; iface=$(lab_host "$role" iface); printf '%s\n' \"\$(uname -r)\" \"\$(nproc)\" \"\$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\" \"\$(basename \"\$(readlink /sys/class/net/\$iface/device/driver 2>/dev/null)\" 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/speed 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/address)\" \"\$($vcmd 2>&1 | sed -n $vsed | head -n1)\" \"\$(hostname)\" \"\$($bcmd 2>&1 | sed -n $bsed | head -n1)\" \"\$($run)\"") \
             || die "lab: cannot read facts from $role"
