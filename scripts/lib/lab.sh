@@ -258,9 +258,15 @@ lab_exec() {
     cg=$(lab_cgroup "$role")
     cpus=$(lab_host "$role" cpus)
     # ssh in the background, so that a signal is handled while it runs
-    # (bash runs a trap only once its foreground child has exited).
+    # (bash runs a trap only once its foreground child has exited), and in
+    # a session of its own: a Ctrl-C to the caller's process group would
+    # end it (ssh's multiplexing client exits at SIGINT) and leave the
+    # host's command running to its own bound, not stopped.
     trap 'sig=$((sig + 1))' TERM INT
-    lab_ssh "$role" "mkdir -p $(printf %q "$dir/run/out") && { mkdir -p $cg 2>/dev/null && echo \$\$ > $cg/cgroup.procs 2>/dev/null || true; } && echo \$\$ > $(printf %q "$rpidf") && exec taskset -c $cpus $(lab_quote "${args[@]}")" &
+    # (the pid file stays: removing it would cost a round trip per exec; the
+    # next exec removes those older than any command's bound, 2 hours)
+    lab_ssh_opts "$role"
+    setsid "${LAB_SSH[@]}" -n -- "mkdir -p $(printf %q "$dir/run/out") && { find $(printf %q "$dir/run/out") -maxdepth 1 -name '*.pid' -mmin +120 -delete 2>/dev/null; mkdir -p $cg 2>/dev/null && echo \$\$ > $cg/cgroup.procs 2>/dev/null || true; } && echo \$\$ > $(printf %q "$rpidf") && exec taskset -c $cpus $(lab_quote "${args[@]}")" &
     spid=$!
     [ -z "${RB_EXEC_PIDFILE:-}" ] || lab_exec_pid "$role" "$rpidf" "$spid" "$RB_EXEC_PIDFILE"
     local sent=0
@@ -275,8 +281,13 @@ lab_exec() {
             sent=$((sent + 1))
         done
     done
+    # A signal that came as ssh ended: CMD stopped on the host all the same,
+    # and waited for (its outputs complete before they are fetched).
+    if [ "$sent" -lt "$sig" ]; then
+        [ -n "$rpid" ] || rpid=$(lab_ssh "$role" "cat $(printf %q "$rpidf") 2>/dev/null") || rpid=""
+        [[ ! $rpid =~ ^[0-9]+$ ]] || lab_ssh "$role" "$(lab_remote_stop_cmd "$rpid")" || true
+    fi
     trap - TERM INT
-    lab_ssh "$role" "rm -f $(printf %q "$rpidf")" 2>/dev/null || true
     for i in "${!outs_r[@]}"; do
         if lab_ssh "$role" "test -f $(printf %q "${outs_r[$i]}")"; then
             lab_pull "$role" "${outs_r[$i]}" "${outs_l[$i]}" || warn "exec: cannot fetch ${outs_l[$i]} from $role"
