@@ -12,6 +12,7 @@
 #                          conflicts
 #   lab_own_programs_check every program of SERVER_PREFIX the daemon's
 #                          command lines name is on each server host
+#   lab_own_conf_md5       the checksum of the SERVER_CONF the servers got
 
 # lab_own_check: SERVER_PREFIX is one build of its own (no release, no NSD
 # build beside it, the backlog it was built with for NSD and Knot, whose
@@ -20,6 +21,8 @@
 lab_own_check() {
     if [ -n "${SERVER_CONF:-}" ]; then
         [ -f "$SERVER_CONF" ] && [ -r "$SERVER_CONF" ] || die "SERVER_CONF=$SERVER_CONF: not a readable file (your $SERVER configuration, on this machine)"
+        # (kept with the testbed's settings: the same file from any directory)
+        SERVER_CONF=$(realpath "$SERVER_CONF")
     fi
     [ -n "${SERVER_PREFIX:-}" ] || return 0
     [[ $SERVER_PREFIX == /* ]] || die "SERVER_PREFIX=$SERVER_PREFIX: an absolute path on the server hosts (the prefix your build was installed into, e.g. /usr/local)"
@@ -68,3 +71,8 @@ lab_own_programs_check() {
 # lab_own_sum ROLE: the checksum of ROLE's own daemon (SERVER_PREFIX), so
 # that a new build of theirs restarts it.
 lab_own_sum() { lab_ssh "$1" "md5sum < $(printf %q "$(srv "$SERVER" program)") | cut -c1-16" 2>/dev/null || echo unknown; }
+
+# lab_own_conf_md5: the checksum of the SERVER_CONF merged into the
+# servers' configuration at the last up (its line in server1's rendering),
+# nothing without one.
+lab_own_conf_md5() { sed -n 's/^# SERVER_CONF \([0-9a-f]*\):.*/\1/p' "$TB_STATE/render/server1/server.conf" 2>/dev/null | head -n1; }

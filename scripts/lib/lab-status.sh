@@ -38,7 +38,7 @@ lab_status_json() {
         --arg ptsv "$procs_tsv" --arg rtsv "$(tb_roles_tsv)" --arg rsrc "$(lab_release_source)" \
         --arg rname "$(if [ -n "${SERVER_PREFIX:-}" ]; then echo own; else echo "${SERVER_RELEASE:-$RELEASE_HOST}"; fi)" \
         --arg sprefix "${SERVER_PREFIX:-}" --arg sconf "${SERVER_CONF:-}" \
-        --arg sconf_md5 "$([ -z "${SERVER_CONF:-}" ] || md5sum < "$SERVER_CONF" 2>/dev/null | cut -c1-16)" -L "$RB_TOP/scripts/lib" \
+        --arg sconf_md5 "$(lab_own_conf_md5)" -L "$RB_TOP/scripts/lib" \
         'include "lab"; lab_status($ARGS.named)'
 }
 
