@@ -178,19 +178,20 @@ tb_counters_ruleset() {
         "ip saddr $SERVICE4 udp sport 53 counter name dns_answers" \
         "ip6 saddr $SERVICE6 udp sport 53 counter name dns_answers" ;;
     # (the discard port, 9, is a silent sink for link-capacity blasts)
-    # The RSSAC047 probe's queries and connections (to any of the server's
-    # addresses) are counted apart too, in probe_udp_in and probe_tcp_syns
-    # (and in dns_udp_in, dns_tcp_in): where a lab counts them, its router
-    # being a device (probe-sweep.jq, probe_servers_count); none without
-    # a probe (a lab without a probe host).
+    # On a lab, whose router is a device, the RSSAC047 probe's queries and
+    # connections (to any of the server's addresses) are counted apart here,
+    # in probe_udp_in and probe_tcp_syns (and in dns_udp_in, dns_tcp_in;
+    # probe-sweep.jq, probe_servers_count); the namespace testbed's router
+    # counts them (below), and a lab without a probe host has none.
     server)
-        local pr=() p4 p6 syn="tcp dport 53 tcp flags & (syn | ack) == syn"
-        if p4=$(role_addr4 probe 2>/dev/null) && p6=$(role_addr6 probe 2>/dev/null); then
+        local pr=() pc=() p4 p6 syn="tcp dport 53 tcp flags & (syn | ack) == syn"
+        if [ "${BACKEND:-netns}" = lab ] && p4=$(role_addr4 probe 2>/dev/null) && p6=$(role_addr6 probe 2>/dev/null); then
             p4="{ $p4$(probe_block4 2>/dev/null | sed 's/^/, /') }"; p6="{ $p6$(probe_block6 2>/dev/null | sed 's/^/, /') }"
+            pc=(probe_udp_in probe_tcp_syns)
             pr=("ip saddr $p4 udp dport 53 counter name probe_udp_in" "ip6 saddr $p6 udp dport 53 counter name probe_udp_in"
                 "ip saddr $p4 $syn counter name probe_tcp_syns" "ip6 saddr $p6 $syn counter name probe_tcp_syns")
         fi
-        tb_counters_table input dns_udp_in dns_tcp_in probe_udp_in probe_tcp_syns sink -- \
+        tb_counters_table input dns_udp_in dns_tcp_in "${pc[@]+"${pc[@]}"}" sink -- \
         "ip daddr $SERVICE4 udp dport 53 counter name dns_udp_in" \
         "ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_in" \
         "ip daddr $SERVICE4 tcp dport 53 counter name dns_tcp_in" \
