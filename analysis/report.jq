@@ -39,8 +39,8 @@ def lab_section($src):
   ($src.doc | at($src.path)) as $t
   | "<h3>The lab</h3>"
   + "<p>Each role ran on a host of its own, reached over SSH (one multiplexed connection per host; the cost of one call over it, measured when the testbed "
-    + "came up, is the last column below); the router and the switch are the lab's devices, described by its inventory and not configured by rootbench. The "
-    + "hosts' facts were gathered from the hosts when the testbed came up.</p>"
+    + "came up, is a column below); the router and the switch are the lab's devices, described by its inventory and not configured by rootbench. The "
+    + "hosts' facts were gathered from the hosts when the testbed came up, with each one's clock against the driving machine's (up refuses a host too far off: its players start at one time of their own clocks).</p>"
   + "<table class=\"kv\">"
   + kv_row("inventory"; tv($src; ["inventory"]))
   + kv_row("ranges the lab declares as its own";
@@ -59,14 +59,14 @@ def lab_section($src):
   + "</table>"
   + "<table class=\"csv\"><caption>hosts</caption>"
   + head_row(["role", "hostname", "kernel", "CPUs", "CPU model", "NIC driver", "NIC speed, Mbit/s", "MAC", "daemon version",
-              "SSH call overhead, median µs"])
+              "SSH call overhead, median µs", "clock offset, ms", "its uncertainty, ± ms"])
   + (if ($t.hosts | type) == "array" and ($t.hosts | length) > 0 then
        [range(0; $t.hosts | length) as $i | ["hosts",$i] as $h
         | "<tr><th>\(tv($src; $h + ["role"]))</th>"
           + ([["hostname"], ["kernel"], ["cpus"], ["cpu_model"], ["nic","driver"], ["nic","speed_mbit"], ["nic","mac"],
-              ["daemon_version"], ["ssh_call_us","median"]] | map("<td>\(tv($src; $h + .))</td>") | join(""))
+              ["daemon_version"], ["ssh_call_us","median"], ["clock","offset_ms"], ["clock","uncertainty_ms"]] | map("<td>\(tv($src; $h + .))</td>") | join(""))
           + "</tr>"] | join("")
-     else "<tr><td colspan=\"10\">\(tv($src; ["hosts"]))</td></tr>" end)
+     else "<tr><td colspan=\"12\">\(tv($src; ["hosts"]))</td></tr>" end)
   + "</table>";
 
 # host_speed_table($b): how fast this host was on the servers' CPU and on

@@ -174,6 +174,15 @@ tcpb_output_json(FILE *f, const struct tcpb_report *r)
 	else
 		fprintf(f, "  \"start_at\": null,\n");
 	fprintf(f, "  \"t0_realtime\": %.6Lf,\n", r->t0_realtime);
+	/* When the sending began (the earliest connection's start), from t0
+	 * and on this host's CLOCK_REALTIME: a player's start skew against
+	 * --start-at. */
+	if (s->has_first_start)
+		fprintf(f, "  \"first_start_s\": %.6f,\n  \"first_start_realtime\": %.6Lf,\n",
+			(double)s->first_start_ns / 1e9,
+			r->t0_realtime + (long double)s->first_start_ns / 1e9L);
+	else
+		fprintf(f, "  \"first_start_s\": null,\n  \"first_start_realtime\": null,\n");
 	fprintf(f, "  \"scheduled\": %llu,\n  \"attempted\": %llu,\n  \"succeeded\": %llu,\n",
 		(unsigned long long)r->scheduled, (unsigned long long)s->attempted,
 		(unsigned long long)s->succeeded);

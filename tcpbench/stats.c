@@ -57,6 +57,10 @@ tcpb_stats_start(struct tcpb_stats *s, uint64_t offset_ns, uint64_t lateness_ns,
 	tcpb_hist_record(&s->lateness_us, us);
 	if (lateness_ns > s->max_lateness_ns)
 		s->max_lateness_ns = lateness_ns;
+	if (!s->has_first_start || offset_ns + lateness_ns < s->first_start_ns) {
+		s->first_start_ns = offset_ns + lateness_ns;
+		s->has_first_start = 1;
+	}
 	if (us > sl->max_lateness_us)
 		sl->max_lateness_us = us;
 	if (too_late)
@@ -168,6 +172,10 @@ tcpb_stats_merge(struct tcpb_stats *dst, const struct tcpb_stats *src)
 	dst->pool_exhausted += src->pool_exhausted;
 	dst->burst_deferrals += src->burst_deferrals;
 	max_into(&dst->max_lateness_ns, src->max_lateness_ns);
+	if (src->has_first_start && (!dst->has_first_start || src->first_start_ns < dst->first_start_ns)) {
+		dst->first_start_ns = src->first_start_ns;
+		dst->has_first_start = 1;
+	}
 	max_into(&dst->max_timer_lateness_ns, src->max_timer_lateness_ns);
 	max_into(&dst->max_burst, src->max_burst);
 	max_into(&dst->max_due, src->max_due);

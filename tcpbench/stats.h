@@ -50,6 +50,10 @@ struct tcpb_stats {
 	uint64_t late_timeouts;         /* timeouts handled later than the margin */
 	uint64_t pool_exhausted;        /* starts without a free connection slot */
 	uint64_t max_lateness_ns;
+	uint64_t first_start_ns;        /* the earliest start, from t0 (its
+	                                 * scheduled offset plus its lateness):
+	                                 * when the sending began */
+	int has_first_start;            /* first_start_ns holds a start */
 	uint64_t max_timer_lateness_ns; /* how late timeouts fired */
 	uint64_t max_burst;             /* most starts in one wake-up */
 	uint64_t max_due;               /* most connections due at one wake-up */

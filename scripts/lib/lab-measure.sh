@@ -34,13 +34,13 @@ lab_server_stats_json() {
 # the switch's own agent (after net-snmp's cache settles, as the netns one);
 # the inventory names no other port.
 lab_snmp_octets() {
-    local oid host comm idx
+    local oid idx
     [ "${2:-router-s}" = router-s ] || die "snmp-octets: a lab's inventory names only the router's switch port (router-s), not '$2'"
     case $1 in in) oid=1.3.6.1.2.1.31.1.1.1.6 ;; out) oid=1.3.6.1.2.1.31.1.1.1.10 ;; *) die "snmp-octets: in or out" ;; esac
-    host=$(jq -r .switch.snmp_host <<<"$LAB_JSON"); comm=$(jq -r .switch.community <<<"$LAB_JSON")
     idx=$(jq -r .switch.router_port_ifindex <<<"$LAB_JSON")
+    lab_snmp_prepare die
     sleep "${SNMP_SETTLE_S:-4}"
-    snmpget -M /nonexistent -m "" -v2c -c "$comm" -t 2 -r 1 -Oqv "$host" "$oid.$idx"
+    lab_snmp switch snmpget -t 2 -r 1 -Oqv -- "$oid.$idx"
 }
 
 # lab_mac ROLE [IFACE]: the MAC address of the role's test interface (the
@@ -86,6 +86,8 @@ lab_sample() {
     local role dir pids=() stop=0 snmpdir snmp_pid
     declare -A RPID=()
     snmpdir=$(mktemp -d)
+    # (the passphrases read here, once, for both readings' subshells)
+    lab_snmp_prepare
     lab_snmp_read start "$snmpdir" & snmp_pid=$!
     for role in "${LAB_HOSTS[@]}"; do
         dir=$(lab_remote_dir "$role")
@@ -172,21 +174,13 @@ lab_capture() {
 
 # ---------------------------------------------------------------- devices over SNMP
 
-# lab_snmp_devices: the lab's devices sampled over SNMP, one line each,
-# "NAME HOST COMMUNITY": the switch, and the router when the inventory gives
-# it an agent (router rb_snmp_host, rb_snmp_community).
-lab_snmp_devices() {
-    jq -r '"switch \(.switch.snmp_host) \(.switch.community)",
-           (.router | select((.snmp_host // "") != "") | "router \(.snmp_host) \(.community // "public")")' <<<"$LAB_JSON"
-}
-
-# lab_snmp_ports HOST COMMUNITY: every port's IF-MIB counters (ifTable and
-# ifXTable walked, numeric OIDs, no MIBs) as {IFINDEX: {name, in_octets,
-# ...}} (scripts/lib/lab-snmp.jq); non-zero when the agent does not answer.
+# lab_snmp_ports DEVICE: every port's IF-MIB counters (ifTable and
+# ifXTable walked, numeric OIDs) as {IFINDEX: {name, in_octets, ...}}
+# (scripts/lib/lab-snmp.jq); non-zero when the agent does not answer.
 lab_snmp_ports() {
     local base out="" walk
     for base in 1.3.6.1.2.1.2.2.1 1.3.6.1.2.1.31.1.1.1; do
-        walk=$(snmpbulkwalk -M /nonexistent -m "" -v2c -c "$2" -t 2 -r 1 -Cr25 -On -OQ -Oe "$1" "$base") || return 1
+        walk=$(lab_snmp "$1" snmpbulkwalk -t 2 -r 1 -Cr25 -On -OQ -Oe -- "$base") || return 1
         out+=$walk$'\n'
     done
     jq -R -s -c -L "$RB_TOP/scripts/lib" 'include "lab-snmp"; snmp_ports' <<<"$out"
@@ -198,11 +192,11 @@ lab_snmp_ports() {
 # agent serves its counters from a cache (net-snmp's refreshes every few
 # seconds), so a reading right after the traffic may not hold its end yet.
 lab_snmp_read() {
-    local phase=$1 dir=$2 name host comm
+    local phase=$1 dir=$2 name host
     [ "$phase" = start ] || sleep "${SNMP_SETTLE_S:-4}"
-    while read -r name host comm; do
+    while read -r name host; do
         date +%s.%N | cut -c1-14 > "$dir/snmp-$phase-$name.time"
-        lab_snmp_ports "$host" "$comm" > "$dir/snmp-$phase-$name.json" 2> "$dir/snmp-$phase-$name.err" \
+        lab_snmp_ports "$name" > "$dir/snmp-$phase-$name.json" 2> "$dir/snmp-$phase-$name.err" \
             && [ -s "$dir/snmp-$phase-$name.json" ] && rm -f "$dir/snmp-$phase-$name.err" \
             || { echo "no answer from $host" >> "$dir/snmp-$phase-$name.err"; rm -f "$dir/snmp-$phase-$name.json"; }
     done < <(lab_snmp_devices)
@@ -212,8 +206,8 @@ lab_snmp_read() {
 # readings, for the sampler summary: {dev: {NAME: {port: deltas}},
 # snmp: {NAME: {host, ports, start, end, settle_s} or {host, error}}}.
 lab_snmp_summary() {
-    local dir=$1 name host comm parts=()
-    while read -r name host comm; do
+    local dir=$1 name host parts=()
+    while read -r name host; do
         if [ -s "$dir/snmp-start-$name.json" ] && [ -s "$dir/snmp-end-$name.json" ]; then
             parts+=("$(jq -n -c -L "$RB_TOP/scripts/lib" --arg n "$name" --arg h "$host" --arg settle "${SNMP_SETTLE_S:-4}" \
                 --slurpfile a "$dir/snmp-start-$name.json" --slurpfile b "$dir/snmp-end-$name.json" \

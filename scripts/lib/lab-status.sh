@@ -22,14 +22,14 @@ lab_status_json() {
         backlogs_tsv+=$(printf '%s\t%s' "$role" "$b")$'\n'
     done
     up=false
-    snmpget -M /nonexistent -m "" -v2c -c "$(jq -r .switch.community <<<"$LAB_JSON")" -t 1 -r 0 -Oqv \
-        "$(jq -r .switch.snmp_host <<<"$LAB_JSON")" 1.3.6.1.2.1.1.3.0 >/dev/null 2>&1 && up=true
+    lab_snmp_alive switch && up=true
     procs_tsv+=$(printf 'switch\tsnmpd\t%s' "$up")$'\n'
     jq -n --arg prefix "$RB_PREFIX" --arg lb "$LB" --arg zones "${ZONES:-}" --arg zonedir "$TB_ZONEDIR" \
         --arg s4 "$SERVICE4" --arg s6 "$SERVICE6" --arg kind "$SERVER" --arg top "$RB_TOP" \
         --argjson tc "$SERVER_TCP_CLIENTS" --argjson tt "$SERVER_TCP_TIMEOUT" --argjson sc "$SERVER_WORKERS" \
         --arg minimal "$MINIMAL_RESPONSES" --argjson edns "${SERVER_EDNS_SIZE:-1232}" --arg twb "${PLAYER_TW_BUCKETS:-default}" \
         --arg steer "${STEER:-none}" --arg profile "${TB_PROFILE:-}" --arg inv "$INVENTORY" \
+        --argjson clock_max_ms "${LAB_CLOCK_MAX_MS:-null}" \
         --slurpfile facts "$TB_STATE/facts.json" --argjson lab "$LAB_JSON" --arg btsv "$backlogs_tsv" \
         --arg prog "$(srv "$SERVER" program | lab_host_paths server1)" --arg name "$(srv "$SERVER" name)" --argjson backlog "$SERVER_BACKLOG" \
         --arg build "$NSD_BUILD" --argjson tls "$(tb_tls_json)" \
@@ -119,7 +119,7 @@ lab_teardown() {
 # The commands scripts/testbed calls that are a line each on a lab: the
 # status in words, the CPU budget (none on a lab), the SNMP settle time.
 lab_status_text() {
-    lab_status_json | jq -r '"testbed \(.prefix): lab \(.inventory)", "  service address  \(.service.ipv4)  \(.service.ipv6)", "  lab ranges       \(.allow_ranges | join(" "))", "  router           balances \(.router.lb) (\(.router.model))", "  server           \(.server.name) \(.server.version // "?") (\(.server.program))", "  DNS over TLS     \(if .server.tls then "port \(.server.tls.port), name \(.server.tls.name), CA \(.server.tls.ca_file)" else "off (SERVER_TLS=no)" end)", (.hosts[] | "  \(.role | . + "         " | .[0:9]) \(.hostname) kernel \(.kernel), \(.cpus) CPUs, NIC \(.nic.driver // "?") \(.nic.mac), SSH call \(.ssh_call_us.median) us"), (.processes[] | "  \(.role) \(.process): \(if .running then "running" else "NOT RUNNING" end)")'
+    lab_status_json | jq -r '"testbed \(.prefix): lab \(.inventory)", "  service address  \(.service.ipv4)  \(.service.ipv6)", "  lab ranges       \(.allow_ranges | join(" "))", "  router           balances \(.router.lb) (\(.router.model))", "  server           \(.server.name) \(.server.version // "?") (\(.server.program))", "  DNS over TLS     \(if .server.tls then "port \(.server.tls.port), name \(.server.tls.name), CA \(.server.tls.ca_file)" else "off (SERVER_TLS=no)" end)", (.hosts[] | "  \(.role | . + "         " | .[0:9]) \(.hostname) kernel \(.kernel), \(.cpus) CPUs, NIC \(.nic.driver // "?") \(.nic.mac), SSH call \(.ssh_call_us.median) us, clock \(if .clock then "\(.clock.offset_ms) +- \(.clock.uncertainty_ms) ms" else "not read" end)"), (.processes[] | "  \(.role) \(.process): \(if .running then "running" else "NOT RUNNING" end)")'
 }
 # (a lab's daemons are asked over SSH: the whole status, its processes[])
 lab_processes_json() { lab_status_json | jq -c .processes; }

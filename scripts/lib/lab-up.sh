@@ -55,6 +55,9 @@ lab_validate() {
         || die "PLAYER_TW_BUCKETS=$PLAYER_TW_BUCKETS must be 'default' or a number"
     TB_ZONEDIR=$(tb_zone_dir)
     lab_check_ranges
+    # (the hosts' clocks are checked at up against this limit: lab_clock_check)
+    settings_fill_defaults "$TB_SETTINGS_TABLE" '.name == "LAB_CLOCK_MAX_MS"'
+    settings_check "$TB_SETTINGS_TABLE" LAB_CLOCK_MAX_MS
 }
 
 # lab_validate_server: the server software a lab host runs: NSD, Knot DNS
@@ -255,6 +258,40 @@ lab_connect() {
     [ -z "$failed" ] || die "lab: cannot reach$failed over SSH (inventory $INVENTORY)"
 }
 
+# lab_clock_measure: each host's clock against this machine's, from five
+# calls of `date +%s.%N` over its master connection, each timed here
+# (lab.jq clock_offset: the shortest round trip's offset and its
+# uncertainty, half that round trip), into $TB_STATE/clock.json as
+# [{role, clock}].
+lab_clock_measure() {
+    local role i t0 t1 r rows=() s
+    for role in "${LAB_HOSTS[@]}"; do
+        lab_ssh_opts "$role"
+        s=""
+        for i in 1 2 3 4 5; do
+            # (a decimal point whatever the locale's mark)
+            t0=${EPOCHREALTIME/,/.}
+            r=$("${LAB_SSH[@]}" -n -- 'date +%s.%N') || die "lab: cannot read the clock of $role"
+            t1=${EPOCHREALTIME/,/.}
+            [[ $r =~ ^[0-9]+\.[0-9]+$ ]] || die "lab: $role's clock read as '$r' (date +%s.%N)"
+            s+="{\"t0\":$t0,\"t1\":$t1,\"remote\":$r}"$'\n'
+        done
+        rows+=("$(jq -s -c -L "$RB_TOP/scripts/lib" --arg r "$role" 'include "lab"; {role: $r, clock: clock_offset(.)}' <<<"$s")")
+    done
+    printf '%s\n' "${rows[@]}" | jq -s . > "$TB_STATE/clock.json"
+}
+
+# lab_clock_check FILE MAX_MS: dies naming every host of FILE (as
+# lab_clock_measure writes it) whose clock is off this machine's by more
+# than MAX_MS beyond its uncertainty (lab.jq clock_refused): players start
+# together at an absolute time of their own clocks.
+lab_clock_check() {
+    local bad
+    bad=$(jq -r -L "$RB_TOP/scripts/lib" --argjson m "$2" 'include "lab"; clock_refused($m)' "$1") \
+        || die "lab: the clock readings in $1 could not be read"
+    [ -z "$bad" ] || die "lab: refused: $(paste -s -d ';' <<<"$bad" | sed 's/;/; /g') (the players start at one absolute time of their own clocks: synchronise the hosts, chrony or PTP; docs/real-lab.md)"
+}
+
 # lab_check_programs: the hosts run this build's programs (make lab-setup
 # installs them; a rebuild needs it again).
 lab_check_programs() {
@@ -270,15 +307,21 @@ lab_check_programs() {
 }
 
 # lab_up: check and configure: settings refused or accepted, every host
-# reached, this build's programs there, the servers' configuration
+# reached, the devices' SNMP agents answering, this build's programs there, the servers' configuration
 # brought to the settings (the playbook's server part, only when it
 # differs), the players' TIME-WAIT setting, and the hosts' facts recorded.
 lab_up() {
     need_tools ssh ansible-playbook jq snmpget snmpbulkwalk
     lab_apply_defaults
     lab_validate
+    # The devices' SNMP passphrases readable (before any host is contacted),
+    # then, with the hosts reached, their agents answering with them.
+    lab_snmp_prepare die
     mkdir -p "$TB_STATE"
     lab_connect
+    lab_snmp_check
+    lab_clock_measure
+    lab_clock_check "$TB_STATE/clock.json" "$LAB_CLOCK_MAX_MS"
     lab_check_programs
     lab_render "$TB_STATE/render"
     lab_own_programs_check
@@ -295,14 +338,14 @@ lab_up() {
     fi
     lab_check_answers
     local tw
-    for role in player1 player2; do
+    for role in "${LAB_PLAYERS[@]}"; do
         if [ "$PLAYER_TW_BUCKETS" = default ]; then tw=$(lab_ssh "$role" "cat $(printf %q "$(lab_remote_dir "$role")")/run/tw_default 2>/dev/null || sysctl -n net.ipv4.tcp_max_tw_buckets")
         else tw=$PLAYER_TW_BUCKETS; fi
         lab_ssh "$role" "d=$(printf %q "$(lab_remote_dir "$role")")/run; mkdir -p \$d; [ -f \$d/tw_default ] || sysctl -n net.ipv4.tcp_max_tw_buckets > \$d/tw_default; sysctl -q -w net.ipv4.tcp_max_tw_buckets=$tw"
     done
     lab_gather_facts
     tb_save_config
-    printf 'BACKEND=lab\nINVENTORY=%q\n' "$INVENTORY" >> "$TB_CONFIG"
+    printf 'BACKEND=lab\nINVENTORY=%q\nLAB_CLOCK_MAX_MS=%q\n' "$INVENTORY" "$LAB_CLOCK_MAX_MS" >> "$TB_CONFIG"
     log "up (lab $INVENTORY): LB=$LB (the router's), servers $SERVER, zones $TB_ZONEDIR${TB_PROFILE:+, profile $TB_PROFILE}"
 }
 
@@ -326,11 +369,14 @@ lab_check_answers() {
 }
 
 # lab_gather_facts: the roles' cgroups made (so the sampler counts every
-# role from the start), and what the hosts are (kernel, CPUs, NIC, daemon version)
-# and the SSH per-call overhead over the master connection (median of 5),
-# into $TB_STATE/facts.json.
+# role from the start), and what the hosts are (kernel, CPUs, NIC, daemon version),
+# the SSH per-call overhead over the master connection (median of 5) and
+# the clock's offset (lab_clock_measure's), into $TB_STATE/facts.json, with
+# the checks of each host (lab-checks.sh, read in the same SSH round),
+# whose warnings are printed once.
 lab_gather_facts() {
-    local role f all=() vcmd vsed
+    local role f all=() vcmd vsed ctx
+    ctx=$(lab_checks_ctx)
     # The version of the server software in use, read as the netns testbed
     # reads it (srv_<kind>_version_cmd and _version_sed), on every host
     # (null where it is not installed).
@@ -346,23 +392,30 @@ lab_gather_facts() {
         bcmd=true
         [[ " ${SERVER_ROLES[*]} " != *" $role "* ]] || bcmd="$(printf %q "$prog") $(srv "$SERVER" build_flag)"
         run="p=\$(cat $(printf %q "$(lab_remote_dir "$role")/server/server.pid") 2>/dev/null); [ -z \"\$p\" ] || awk -v p=/$(basename "$prog") 'substr(\$6, length(\$6) - length(p) + 1) == p { print \$6; exit }' /proc/\$p/maps 2>/dev/null"
-        f=$(lab_ssh "$role" "mkdir -p $(lab_cgroup "$role") 2>/dev/null; iface=$(lab_host "$role" iface); printf '%s\n' \"\$(uname -r)\" \"\$(nproc)\" \"\$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\" \"\$(basename \"\$(readlink /sys/class/net/\$iface/device/driver 2>/dev/null)\" 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/speed 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/address)\" \"\$($vcmd 2>&1 | sed -n $vsed | head -n1)\" \"\$(hostname)\" \"\$($bcmd 2>&1 | sed -n $bsed | head -n1)\" \"\$($run)\"") \
+        # (lines 9 and 10: the build options and the program run; the host checks' after them)
+        f=$(lab_ssh "$role" "mkdir -p $(lab_cgroup "$role") 2>/dev/null; iface=$(lab_host "$role" iface); printf '%s\n' \"\$(uname -r)\" \"\$(nproc)\" \"\$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\" \"\$(basename \"\$(readlink /sys/class/net/\$iface/device/driver 2>/dev/null)\" 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/speed 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/address)\" \"\$($vcmd 2>&1 | sed -n $vsed | head -n1)\" \"\$(hostname)\" \"\$($bcmd 2>&1 | sed -n $bsed | head -n1)\" \"\$($run)\"; $(lab_checks_cmd "$role")") \
             || die "lab: cannot read facts from $role"
         local t ts=() i
         lab_ssh_opts "$role"
         for i in 1 2 3 4 5; do
             t=$(now_ns); "${LAB_SSH[@]}" -n -- true; ts+=($(( ($(now_ns) - t) / 1000 )))
         done
-        all+=("$(jq -n --arg r "$role" --arg f "$f" --argjson ts "$(printf '%s\n' "${ts[@]}" | jq -s .)" '
+        all+=("$(jq -n -L "$RB_TOP/scripts/lib" --arg r "$role" --arg f "$f" --argjson ts "$(printf '%s\n' "${ts[@]}" | jq -s .)" --argjson ctx "$ctx" '
+            include "lab-checks";
             ($f | split("\n")) as $v |
             {role:$r, hostname:$v[7], kernel:$v[0], cpus:($v[1] | tonumber? // null), cpu_model:$v[2],
              nic:{driver:(if $v[3] == "" then null else $v[3] end), speed_mbit:($v[4] | tonumber? // null), mac:$v[5]},
              daemon_version:(if $v[6] == "" then null else $v[6] end),
              daemon_build_options:(if ($v[8] // "") == "" then null else $v[8] end),
              daemon_running:(if ($v[9] // "") == "" then null else $v[9] end),
-             ssh_call_us:{median:($ts | sort | .[2]), samples:$ts}}')")
+             ssh_call_us:{median:($ts | sort | .[2]), samples:$ts},
+             checks:host_checks($r; $v[10:] | checks_facts; $ctx[$r])}')")
     done
-    printf '%s\n' "${all[@]}" | jq -s . > "$TB_STATE/facts.json"
+    [ ! -f "$TB_STATE/facts.json" ] || mv "$TB_STATE/facts.json" "$TB_STATE/facts.before.json"
+    printf '%s\n' "${all[@]}" | jq -s --slurpfile c "$TB_STATE/clock.json" \
+        '($c[0] | map({(.role): .clock}) | add) as $k | map(. + {clock: $k[.role]})' > "$TB_STATE/facts.json"
+    lab_checks_warn "$TB_STATE/facts.json" "$TB_STATE/facts.before.json"
+    rm -f "$TB_STATE/facts.before.json"
 }
 
 # lab_down: close the master connections and forget the state. The hosts

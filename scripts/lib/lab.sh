@@ -16,12 +16,17 @@
 #
 # This file holds the inventory, SSH and exec; its parts, sourced at its
 # end: lab-up.sh (up, down, setup), lab-own.sh (the operator's own server
-# build and configuration), lab-measure.sh (what experiments read),
-# lab-status.sh (status, capture points, teardown).
+# build and configuration), lab-snmp.sh (the devices' SNMP access),
+# lab-checks.sh (the hosts' checks at up), lab-measure.sh (what experiments
+# read), lab-status.sh (status, capture points, teardown).
 #
 # Source after common.sh.
 
-LAB_HOSTS=(player1 player2 listener server1 server2)
+# The hosts reached over SSH: the inventory's players (player1..playerN,
+# LAB_PLAYERS), the listener and the two servers; set by lab_topology_load
+# (these are a two-player lab's, until it has run).
+LAB_PLAYERS=(player1 player2)
+LAB_HOSTS=("${LAB_PLAYERS[@]}" listener server1 server2)
 LAB_STATE_ROOT=${RB_STATE_ROOT:-/run/rootbench}
 
 # ---------------------------------------------------------------- inventory
@@ -42,7 +47,7 @@ lab_topology_load() {
     local sha cache="$LAB_STATE_ROOT/${RB_PREFIX:-rb}/lab.env" out err
     sha=$(sha256sum "$INVENTORY" | cut -c1-16)
     declare -gA LAB_F=()
-    if [ -f "$cache" ] && [ "$(head -n1 "$cache")" = "# $sha $INVENTORY" ]; then
+    if [ -f "$cache" ] && [ "$(head -n1 "$cache")" = "# $LAB_ENV_FORMAT $sha $INVENTORY" ]; then
         # shellcheck disable=SC1090
         . "$cache"
     else
@@ -61,14 +66,19 @@ lab_topology_load() {
 }
 
 # lab_topology_env SHA: the derived plan as shell assignments: LAB_JSON,
-# every host's fields (LAB_F[ROLE.FIELD], read by lab_host), the service
-# addresses, the lab's declared ranges (RB_ALLOW_RANGES: the target guard
-# admits them besides loopback and the benchmarking ranges), and the
-# address table "ROLE addr4 addr6 block4 block6" (LAB_ADDRS).
+# the players and the hosts (LAB_PLAYERS, LAB_HOSTS), every host's fields
+# (LAB_F[ROLE.FIELD], read by lab_host), the service addresses, the lab's
+# declared ranges (RB_ALLOW_RANGES: the target guard admits them besides
+# loopback and the benchmarking ranges), and the address table "ROLE
+# addr4 addr6 block4 block6" (LAB_ADDRS).
+# (LAB_ENV_FORMAT: a cache of an older shape is derived again)
+LAB_ENV_FORMAT=lab.env/2
 lab_topology_env() {
-    printf '# %s %s\n' "$1" "$INVENTORY"
+    printf '# %s %s %s\n' "$LAB_ENV_FORMAT" "$1" "$INVENTORY"
     printf 'LAB_JSON=%q\n' "$LAB_JSON"
-    jq -r '(.hosts | to_entries[] | .key as $r | .value | to_entries[] | "LAB_F[\($r).\(.key)]=\(.value | tostring | @sh)"),
+    jq -r '"LAB_PLAYERS=(\(.players | map(@sh) | join(" ")))",
+           "LAB_HOSTS=(\(.players + ["listener", "server1", "server2"] | map(@sh) | join(" ")))",
+           (.hosts | to_entries[] | .key as $r | .value | to_entries[] | "LAB_F[\($r).\(.key)]=\(.value | tostring | @sh)"),
            "SERVICE4=\(.service4 | @sh)", "SERVICE6=\(.service6 | @sh)",
            "RB_ALLOW_RANGES=\(.allow_ranges | join(" ") | @sh)",
            "LAB_ADDRS=\([(.hosts | to_entries[] | [.key, .value.addr4, .value.addr6, (if (.value.block4 // "") == "" then "-" else .value.block4 end), (if (.value.block6 // "") == "" then "-" else .value.block6 end)] | join(" ")),
@@ -313,6 +323,10 @@ lab_exec_pid() {
 . "$RB_TOP/scripts/lib/lab-up.sh"
 
 . "$RB_TOP/scripts/lib/lab-own.sh"
+
+. "$RB_TOP/scripts/lib/lab-snmp.sh"
+
+. "$RB_TOP/scripts/lib/lab-checks.sh"
 
 . "$RB_TOP/scripts/lib/lab-measure.sh"
 

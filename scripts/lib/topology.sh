@@ -47,6 +47,10 @@ BENCH_NET6=2001:2::/48
 ROLES=(switch router player1 player2 listener probe sink server1 server2)
 CLIENT_ROLES=(player1 player2 listener probe sink)
 SERVER_ROLES=(server1 server2)
+# The players the load is split over (scripts/lib/players.sh): the
+# namespace testbed's two; a lab's are its inventory's players group
+# (player1..playerN, set below).
+PLAYER_ROLES=(player1 player2)
 
 # role_addr4 ROLE / role_addr6 ROLE: the role's address on its VLAN.
 # The router has two legs: router-c (client VLAN) and router-s (server VLAN).
@@ -54,6 +58,9 @@ role_addr4() {
     case $1 in
         router-c) echo 198.18.1.1 ;;   router-s) echo 198.18.2.1 ;;
         player1)  echo 198.18.1.11 ;;  player2)  echo 198.18.1.12 ;;
+        # players 3-8: the simulated lab's only (scripts/lab/simlab
+        # SIMLAB_PLAYERS); the namespace testbed has two
+        player[3-8]) echo "198.18.1.1${1#player}" ;;
         listener) echo 198.18.1.20 ;;  probe)    echo 198.18.1.30 ;;
         sink)     echo 198.18.1.40 ;;
         server1)  echo 198.18.2.11 ;;  server2)  echo 198.18.2.12 ;;
@@ -64,6 +71,7 @@ role_addr6() {
     case $1 in
         router-c) echo 2001:2:0:1::1 ;;  router-s) echo 2001:2:0:2::1 ;;
         player1)  echo 2001:2:0:1::11 ;; player2)  echo 2001:2:0:1::12 ;;
+        player[3-8]) echo "2001:2:0:1::1${1#player}" ;;
         listener) echo 2001:2:0:1::20 ;; probe)    echo 2001:2:0:1::30 ;;
         sink)     echo 2001:2:0:1::40 ;;
         server1)  echo 2001:2:0:2::11 ;; server2)  echo 2001:2:0:2::12 ;;
@@ -73,12 +81,23 @@ role_addr6() {
 
 # player_block4 PLAYER / player_block6 PLAYER: the client addresses a player
 # owns (the paper's /23 of test sources); the router routes them back
-# to it, and the player can bind any of them (AnyIP local route).
+# to it, and the player can bind any of them (AnyIP local route). Players
+# 3-8 (the simulated lab's) own 198.18.16.0/23 .. 198.18.26.0/23 and
+# 2001:2:0:23::/64 .. 2001:2:0:28::/64, clear of the probe's, the
+# victims' and the collateral blocks.
 player_block4() {
-    case $1 in player1) echo 198.18.4.0/23 ;; player2) echo 198.18.6.0/23 ;; *) return 1 ;; esac
+    case $1 in
+        player1) echo 198.18.4.0/23 ;; player2) echo 198.18.6.0/23 ;;
+        player[3-8]) echo "198.18.$(( 10 + 2 * ${1#player} )).0/23" ;;
+        *) return 1 ;;
+    esac
 }
 player_block6() {
-    case $1 in player1) echo 2001:2:0:4::/64 ;; player2) echo 2001:2:0:6::/64 ;; *) return 1 ;; esac
+    case $1 in
+        player1) echo 2001:2:0:4::/64 ;; player2) echo 2001:2:0:6::/64 ;;
+        player[3-8]) echo "2001:2:0:2${1#player}::/64" ;;
+        *) return 1 ;;
+    esac
 }
 
 # probe_block4 / probe_block6: the probe's source addresses (AnyIP, like a
@@ -128,6 +147,8 @@ case $BACKEND in
     lab)
         . "$RB_TOP/scripts/lib/lab.sh"
         lab_topology_load
+        PLAYER_ROLES=("${LAB_PLAYERS[@]}")
+        CLIENT_ROLES=("${LAB_PLAYERS[@]}" listener probe sink)
         role_addr4() { lab_role_addr4 "$1"; }
         role_addr6() { lab_role_addr6 "$1"; }
         player_block4() { lab_player_block4 "$1"; }

@@ -16,8 +16,7 @@
 # measured directly); a method that disagrees is reported as such and
 # never used for a headline figure.
 # Input: {server, direct: <config summary.json>, budgets: [{budget, summary}]}.
-
-def agreement_limit: 0.15;
+include "projection" {search: "../../scripts/lib"};
 
 def direct_figure:
   if (.fail_0_1pct.rate // null) != null then
@@ -29,24 +28,6 @@ def direct_figure:
     {kind: "bound", rate: .verdict.bound.handled_rate, server_cpu_busy_pct: .verdict.bound.server_cpu_busy_pct,
      caused_by: (.verdict.caused_by // null)}
   else {kind: "none", rate: null} end;
-
-# judge($d): one method's figure against the direct figure $d.
-def judge($d):
-  . as $m
-  | if $m.figure == null then $m + {ratio: null, agrees: null, verdict: "no figure: \($m.why // "none")"}
-    elif $d.rate == null then $m + {ratio: null, agrees: null, verdict: "no direct figure to judge it by"}
-    else ($m.figure / $d.rate * 1000 | round / 1000) as $r
-      | if $d.kind == "knee" then
-          ((($r - 1) | fabs) <= agreement_limit) as $ok
-          | $m + {ratio: $r, agrees: $ok,
-                  verdict: (if $ok then "agrees with the direct knee within \(agreement_limit * 100) %: may be quoted"
-                            else "disagrees with the direct knee (ratio \($r)): not to be quoted" end)}
-        elif $r < 1 - agreement_limit then
-          $m + {ratio: $r, agrees: false, verdict: "below what the server was measured to handle directly (ratio \($r) to the bound): not to be quoted"}
-        else
-          $m + {ratio: $r, agrees: null, verdict: "not contradicted by the direct bound (ratio \($r)), and not validated: the rig gave out before the server"}
-        end
-    end;
 
 def reconcile_row:
   (.direct | direct_figure) as $d

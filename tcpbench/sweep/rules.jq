@@ -23,11 +23,26 @@ include "layers" {search: "../../scripts/lib"};
 include "spread" {search: "../../scripts/lib"};
 include "charge" {search: "../../scripts/lib"};
 include "probe-sweep" {search: "../../scripts/lib"};
+include "projection" {search: "../../scripts/lib"};
 
 def round1: . * 10 | round / 10;
 def round3: . * 1000 | round / 1000;
 
-def valid_points: [.[] | select(.status == "ok")] | sort_by(.offered_rate);
+# server_shortfall: a generator-limited point whose generator fell short
+# because the server failed: at least 0.1 % of the connections it did
+# begin failed, and the first layer that lost them is the server's (its
+# ring, backlog, accept queue or sockets). Failing connections are held to
+# their timeout, so a generator with a bounded number in flight falls
+# behind its schedule; whatever held it back, what it did send already
+# found the server's knee (the knee is no higher than this point).
+# Such a point counts as valid; its verdict is the server's, with the
+# shortfall named.
+def server_shortfall:
+  .status == "generator_limited" and (.fail_ratio // 0) >= 0.001
+  and ((first_loss_layer(null) // {owner: null}).owner == "server");
+
+def point_valid: .status == "ok" or server_shortfall;
+def valid_points: [.[] | select(point_valid)] | sort_by(.offered_rate);
 
 # crossing($th): the lowest valid point whose fail ratio is >= $th, with
 # the highest valid rate below it; not_reached (and below which rate) when
@@ -73,7 +88,7 @@ def collapse($cf):
 def search_stops($rate; $cf):
   ([valid_points[] | select(.offered_rate < $rate) | .handled_rate] | max // 0) as $best
   | ((map(select(.offered_rate == $rate))[0] // {handled_rate: null}) | collapsed($best; $cf))
-    or (sort_by(.offered_rate) | .[-2:] | length == 2 and all(.[]; .status == "ok" and .fail_ratio >= 0.5));
+    or (sort_by(.offered_rate) | .[-2:] | length == 2 and all(.[]; point_valid and .fail_ratio >= 0.5));
 
 # stall_needed_ms: how long the server must stop accepting for the offered
 # rate to fill its accept queue (backlog / rate per server).
@@ -130,10 +145,19 @@ def accept_queue_cause($settings):
              + "bursts of work, the server's or the arrivals'" else "" end)): undetermined")}
     end;
 
+# shortfall_words: for a server_shortfall point, why its generator's
+# shortfall does not hide the server's knee.
+def shortfall_words:
+  if server_shortfall then
+    "; the generator fell short of the rate asked (\((.generator.invalid_reasons // []) | join("; "))), but the server lost connections "
+      + "at its own layer at the rate that did arrive (failing connections are held to their timeout, which holds a generator back), so the "
+      + "knee is no higher than this point"
+  else "" end;
+
 # verdict_at($below; $settings): the verdict of a failing point.
 def verdict_at($below; $settings):
   . as $p | first_loss_layer($below) as $l
-  | if ($p.status // "ok") != "ok" then
+  | if ($p.status // "ok") != "ok" and ($p | server_shortfall | not) then
       {layer: "generator", owner: "rig", caused_by: "rig",
        counter: (if $p.generator.name != "kxdpgun" then "tcpbench self-check"
                  elif $settings.transport == "quic" then "QUIC Initials counted at the router" else "SYNs counted at the router" end),
@@ -151,11 +175,22 @@ def verdict_at($below; $settings):
       | {layer: $l.name, owner: $l.owner, caused_by: $c.caused_by, mechanism: $c.mechanism,
          counter: (if $l.name == "accept_queue" then "TcpExtListenOverflows" else "softnet dropped" end),
          lost: $l.lost, per_1000: $l.per_1000, stall: ($c.stall // null), stall_needed_ms: $c.stall_needed_ms,
-         evidence: "\($l.what) lost \($l.lost) (\($l.per_1000) per 1000 connections, \($l.per_1000_below) below the knee) because of \($c.because)"}
+         evidence: ("\($l.what) lost \($l.lost) (\($l.per_1000) per 1000 connections, \($l.per_1000_below) below the knee) because of \($c.because)"
+           + ($p | shortfall_words))}
+    elif $l.owner == "server" then
+      # a server's ring or socket overflowed: with its CPU busy at least 90 %
+      # of what its daemons may use, its CPU ran out; below that the arrivals
+      # came in a burst larger than the queue (not its CPU's capacity)
+      ($p.load.server_cpu_busy_pct // $p.server.cpu_busy_pct) as $busy
+      | {layer: $l.name, owner: $l.owner, caused_by: $l.owner, counter: $l.name,
+         mechanism: (if $busy == null then "unknown" elif $busy >= 0.9 * daemon_cap_pct($settings) then "cpu" else "burst" end),
+         server_cpu_busy_pct: $busy, lost: $l.lost, per_1000: $l.per_1000,
+         evidence: ("\($l.what) lost \($l.lost) (\($l.per_1000) per 1000 connections, \($l.per_1000_below) below the knee) with the server CPU "
+           + "\($busy // "?") % busy" + ($p | shortfall_words))}
     else
       {layer: $l.name, owner: $l.owner, caused_by: $l.owner, counter: $l.name,
        lost: $l.lost, per_1000: $l.per_1000,
-       evidence: "\($l.what) lost \($l.lost) (\($l.per_1000) per 1000 connections, \($l.per_1000_below) below the knee)"}
+       evidence: ("\($l.what) lost \($l.lost) (\($l.per_1000) per 1000 connections, \($l.per_1000_below) below the knee)" + ($p | shortfall_words))}
     end;
 
 # verdict_words: the verdict's layer and mechanism in words.
@@ -167,6 +202,9 @@ def verdict_words:
        elif .mechanism == "daemon_stall" then " during a server stall (the daemon stopped accepting)"
        elif .mechanism == "cpu" then " with the server CPU full"
        else ", cause undetermined" end)
+  elif .owner == "server" and .mechanism == "burst" then
+    "\(.layer) overflow in a burst, with the server CPU \(.server_cpu_busy_pct) % busy: not its CPU's capacity"
+  elif .owner == "server" and .mechanism == "cpu" then "\(.layer) overflow with the server CPU full"
   else "\(.layer)" end;
 
 # no_knee_bound: where no knee was reached, what the server was seen to
@@ -186,7 +224,7 @@ def bound_words:
 # point that ended the sweep when the generator stopped it first.
 def knee_verdict($settings):
   . as $pts | valid_points as $v | crossing(0.001) as $c
-  | ([$pts[] | select(.status == "generator_limited" or .status == "rig_stall")] | sort_by(.offered_rate) | .[0]) as $g
+  | ([$pts[] | select((.status == "generator_limited" and (server_shortfall | not)) or .status == "rig_stall")] | sort_by(.offered_rate) | .[0]) as $g
   | ($pts | no_knee_bound) as $nb
   | if $c.rate == null then
       (if $g then
@@ -200,7 +238,7 @@ def knee_verdict($settings):
       | ([$v[] | select(.offered_rate < $c.rate)] | last) as $b
       | ($k | verdict_at($b; $settings)) as $vd
       | $vd + {at_rate: $c.rate, knee: true,
-               server_capacity: ($vd.caused_by == "server"),
+               server_capacity: ($vd.caused_by == "server" and $vd.mechanism != "burst"),
                summary: (if $vd.caused_by == "server" then "knee at \($c.rate)/s: the server's: \($vd | verdict_words)"
                          elif $vd.caused_by == "rig" then "knee at \($c.rate)/s caused by the rig (\($vd | verdict_words)), not the server's capacity"
                          elif $vd.caused_by == "link" then "knee at \($c.rate)/s: the configured link"
@@ -222,22 +260,6 @@ def knee_verdict($settings):
 # demand D = U / X (the server CPU's busy share over the handled rate) at
 # valid points below the knee whose daemons were below 90 % of their cap;
 # 1e6 / D us is the rate one CPU would carry.
-# utilisation_fit: points [{x: rate/s, y: CPU us per s}] -> the least-
-# squares line y = fixed + x * demand: {method: "slope", demand_us,
-# fixed_us_per_s} from two or more rates; from one, the ratio y / x
-# (method "ratio", fixed unknown); nulls from none, or when the slope is
-# not positive (the busy share did not grow with the load).
-def utilisation_fit:
-  length as $n
-  | if $n == 0 then {method: null, demand_us: null, fixed_us_per_s: null}
-    elif ([.[].x] | unique | length) < 2 then {method: "ratio", demand_us: ([.[] | .y / .x] | add / length), fixed_us_per_s: null}
-    else (map(.x) | add / $n) as $mx | (map(.y) | add / $n) as $my
-      | (map((.x - $mx) * (.y - $my)) | add) as $sxy | (map((.x - $mx) * (.x - $mx)) | add) as $sxx
-      | ($sxy / $sxx) as $b
-      | if $b > 0 then {method: "slope", demand_us: $b, fixed_us_per_s: ($my - $b * $mx)}
-        else {method: "slope", demand_us: null, fixed_us_per_s: null} end
-    end;
-
 def per_cpu($settings):
   knee_verdict($settings) as $vd | valid_points as $v | crossing(0.001) as $c
   | daemon_cap_pct($settings) as $cap
@@ -246,7 +268,7 @@ def per_cpu($settings):
   # the figure's point: of the valid points up to the knee whose daemons
   # were at their cap, the one that carried the most per busy CPU (a knee
   # past which the handled rate collapses, as DoT's does, would understate it)
-  | ([$v[] | select($c.rate != null and .offered_rate <= $c.rate) | select(saturated)
+  | ([$v[] | select(.status == "ok") | select($c.rate != null and .offered_rate <= $c.rate) | select(saturated)
       | select((.load.server_cpu_busy_pct // 0) > 0 and (.handled_rate // 0) > 0)]
      | max_by(.handled_rate / .load.server_cpu_busy_pct)) as $k
   | ($kn != null and ($kn | saturated)) as $saturated
@@ -266,6 +288,8 @@ def per_cpu($settings):
      elif $c.at_lowest_rate then "none: the knee is at the lowest rate measured (\($c.rate)/s, \($kn.fail_ratio * 100 | round1) % failed), so how far beyond "
        + "it the point lies is unknown: start the sweep lower (TCP_START)"
      elif $vd.caused_by != "server" then "none: the knee is not the server's (\($vd.caused_by))"
+     elif $kn.status != "ok" then "none: at the knee the generator fell short of the rate asked (the server's failures held its connections), "
+       + "so no figure per CPU rests on it"
      elif ($saturated | not) then "none: the daemons used \($kn.load.daemon_cpu_pct // "?")% of a CPU at the knee, below 90 % of the \($cap)% they may use"
      elif ($vd.mechanism != "cpu" and $vd.layer != "daemon") then
        "none: the server lost the work for another reason than its CPU (\($vd.mechanism // $vd.layer))"
@@ -356,9 +380,10 @@ def config_summary($cfg; $family; $status; $title; $s; $notes; $byrep; $probe_id
      x_axis:"total offered connections/s (all players)",
      points:($p | length), valid_points:($p | valid_points | length),
      generator_limited_points:([$p[] | select(.status == "generator_limited")] | length),
+     server_shortfall_points:([$p[] | select(server_shortfall)] | length),
      rig_stall_points:([$p[] | select(.status == "rig_stall")] | length),
      error_points:([$p[] | select(.status == "error" or .status == "interrupted")] | length),
-     invalid_rates:[$p[] | select(.status != "ok") | {offered_rate, status} + (if .errors then {errors} else {} end)],
+     invalid_rates:[$p[] | select(point_valid | not) | {offered_rate, status} + (if .errors then {errors} else {} end)],
      fail_0_1pct:$c1, fail_1pct:$c2, max_handled:$mh, collapse:$col,
      # The flat names of docs/results.md, which the report compares with the paper.
      max_qps:($mh.handled_rate // null), fail_0_1pct_qps:$c1.rate, fail_1pct_qps:$c2.rate,

@@ -28,6 +28,8 @@ scale_settings() {
     [[ $TCP_NAME != *..* ]] || die "TCP_NAME=$TCP_NAME must not hold '..'"
     read -r -a CONFIG_LIST <<<"${TCP_CONFIGS//,/ }"
     [ "${#CONFIG_LIST[@]}" -gt 0 ] || die "TCP_CONFIGS is empty"
+    local c
+    for c in "${CONFIG_LIST[@]}"; do config_check "$c"; done
     QUERIES=$TCP_QUERIES
     if [ -n "$QUERIES" ]; then
         [ -r "$QUERIES" ] || die "TCP_QUERIES=$QUERIES is not a readable file"
@@ -64,7 +66,7 @@ settings_json() {
          queries:(if $q == "" then "-n ./SOA" else $q end),
          target:"unicast addresses of the servers, not the ECMP service address",
          sources:"each player spreads its connections over its AnyIP client block (-b)",
-         family:($ENV.FAMILY | tonumber), source_blocks:{player1:$ENV.TCP_SRC1, player2:$ENV.TCP_SRC2},
+         family:($ENV.FAMILY | tonumber), source_blocks:($ENV.TCP_SRC_BLOCKS | fromjson),
          close:"FIN (tcpbench default, no --rst-close)"}'
 }
 
@@ -78,12 +80,27 @@ rules_settings() {
           steer: ($tb[0].steering.mode // null)}' <<<"$SETTINGS_JSON"
 }
 
-# config_pairs CONFIG: "player server share" lines.
+# config_pairs CONFIG: "player server" lines: 1p1s player1 alone; 2p1s
+# every player (the namespace testbed's two, a lab's players group:
+# PLAYER_ROLES) to server1; 2p2s every player, player1, player3, ... to
+# server1 and player2, player4, ... to server2. Each server gets an equal
+# part of the total, split between its players (run_once,
+# players_shares).
 config_pairs() {
+    local i
     case $1 in
-        1p1s) echo "player1 server1 1" ;;
-        2p1s) echo "player1 server1 0.5"; echo "player2 server1 0.5" ;;
-        2p2s) echo "player1 server1 0.5"; echo "player2 server2 0.5" ;;
+        1p1s) echo "player1 server1" ;;
+        2p1s) for i in "${!PLAYER_ROLES[@]}"; do echo "${PLAYER_ROLES[$i]} server1"; done ;;
+        2p2s) for i in "${!PLAYER_ROLES[@]}"; do echo "${PLAYER_ROLES[$i]} server$((i % 2 + 1))"; done ;;
+    esac
+}
+
+# config_check CONFIG: the testbed has the players CONFIG needs (the 2p
+# configurations two at least).
+config_check() {
+    case $1 in
+        2p*) [ "${#PLAYER_ROLES[@]}" -ge 2 ] \
+                 || die "TCP_CONFIGS: $1 needs two players at least; the testbed has ${#PLAYER_ROLES[@]} (${PLAYER_ROLES[*]}): use 1p1s" ;;
     esac
 }
 
@@ -92,10 +109,12 @@ config_servers() { config_pairs "$1" | awk '{print $2}' | sort -u; }
 config_nservers() { config_servers "$1" | wc -l; }
 
 config_title() {
+    local n=${#PLAYER_ROLES[@]} paper=""
+    [ "$n" = 2 ] || paper="; the paper's had 2"
     case $1 in
         1p1s) echo "1 player, 1 server (paper Figure 5)" ;;
-        2p1s) echo "2 players, 1 server (paper Figure 6)" ;;
-        2p2s) echo "2 players, 2 servers (paper Figure 7)" ;;
+        2p1s) echo "$n players, 1 server (paper Figure 6$paper)" ;;
+        2p2s) echo "$n players, 2 servers (paper Figure 7$paper)" ;;
     esac
 }
 

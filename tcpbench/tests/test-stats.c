@@ -6,7 +6,8 @@
  * only; a wake-up that starts fewer than were due is a deferral and makes
  * the stats invalid, as do late starts, late timeouts and pool
  * exhaustion; merging sums counts and series, takes maxima, sums
- * in-flight peaks and merges the histograms.
+ * in-flight peaks and merges the histograms; the first start (offset plus
+ * lateness) is the earliest, also over a merge, and none without starts.
  */
 #include <stdio.h>
 #include <string.h>
@@ -70,8 +71,12 @@ main(void)
 	tcpb_stats_success(&b, 320 * MS, 7 * MS);
 	UT_CHECK(b.late_starts == 1);
 
+	UT_CHECK(a.has_first_start && a.first_start_ns == 310 * MS + 20000);
+	UT_CHECK(b.has_first_start && b.first_start_ns == 325 * MS);
+
 	/* Merge b into a. */
 	tcpb_stats_merge(&a, &b);
+	UT_CHECK(a.has_first_start && a.first_start_ns == 310 * MS + 20000);
 	UT_CHECK(a.attempted == 4 && a.succeeded == 2 && a.failed == 2);
 	UT_CHECK(a.late_starts == 1 && a.burst_deferrals == 1);
 	UT_CHECK(a.max_due == 490 && a.max_burst == 64);
@@ -102,6 +107,7 @@ main(void)
 	UT_CHECK(strcmp(tcpb_cause_name(TCPB_CAUSE_CERTIFICATE), "certificate") == 0);
 	UT_CHECK(strcmp(tcpb_cause_name(TCPB_CAUSE_OTHER), "other") == 0);
 	tcpb_stats_merge(&a, &b);
+	UT_CHECK(!a.has_first_start);
 	UT_CHECK(a.tls_handshakes == 3 && a.tls_resumed == 1 && a.tls_offered == 2);
 	UT_CHECK(a.handshake_us.count == 3 && a.handshake_us.max == 2000);
 	UT_CHECK(strcmp(a.tls_version, "TLSv1.3") == 0);     /* a's own first */
@@ -115,6 +121,18 @@ main(void)
 	b.late_timeouts = 0;
 	b.pool_exhausted = 1;
 	UT_CHECK(!tcpb_stats_valid(&b));
+
+	/* An earlier start merged in is the first; a later one is not. */
+	tcpb_stats_init(&a, sa, 20, 100);
+	tcpb_stats_init(&b, sb, 20, 100);
+	tcpb_stats_start(&a, 200 * MS, 1000, 0);
+	tcpb_stats_start(&b, 100 * MS, 0, 0);
+	tcpb_stats_merge(&a, &b);
+	UT_CHECK(a.has_first_start && a.first_start_ns == 100 * MS);
+	tcpb_stats_init(&b, sb, 20, 100);
+	tcpb_stats_start(&b, 150 * MS, 0, 0);
+	tcpb_stats_merge(&a, &b);
+	UT_CHECK(a.first_start_ns == 100 * MS);
 
 	if (ut_failures)
 		return 1;

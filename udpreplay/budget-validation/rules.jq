@@ -4,6 +4,7 @@
 # across the budgets within the goal: then a budgeted knee may be stated
 # per CPU. Pure: the bench gives the runs, the report shows the result.
 include "spread";
+include "projection";
 # Each run's UDP summary is read through udp's accessors, which check its
 # schema (found from this folder: jq 1.6 would look in the current directory first).
 import "udpreplay/udp/rules" as udp {search: "../.."};
@@ -16,13 +17,29 @@ def run_ceiling_low_qps: udp::udp_ceiling_low_qps(.);
 # run_row($budget; $rep; $dir; $at_low; $at_ceiling): one run as the rules
 # below read it, from its UDP summary (the input); $at_low, $at_ceiling:
 # the daemons' cost at the lowest rate measured and at the ceiling.
-def run_row($budget; $rep; $dir; $at_low; $at_ceiling):
+def run_row($budget; $rep; $dir; $at_low; $at_ceiling): run_row($budget; $rep; $dir; $at_low; $at_ceiling; []);
+# ... and $points: the run's points ({requested_qps, answer_ratio,
+# answered_qps, server_cpu_busy_pct}, points.csv) for its service demand:
+# the utilisation law's slope over the points that held (answer ratio at
+# the sweep's threshold) at or below the lowest rate of its ceiling (every
+# point that held when no ceiling was reached), and the rate one CPU
+# would carry at that demand.
+def run_row($budget; $rep; $dir; $at_low; $at_ceiling; $points):
   . as $s | udp::udp_per_cpu($s) as $pc
+  | udp::udp_ceiling_low_qps($s) as $low
+  | ($s.threshold // 0.998) as $th
+  | ([$points[] | select(($low == null or .requested_qps <= $low) and .answer_ratio >= $th
+                         and (.server_cpu_busy_pct | type) == "number" and .answered_qps > 0)
+      | {x: .answered_qps, y: (.server_cpu_busy_pct / 100 * 1e6)}] | utilisation_fit) as $fit
   | {budget: $budget, rep: $rep, dir: $dir,
      ceiling_low_qps: udp::udp_ceiling_low_qps($s), ceiling_high_qps: udp::udp_ceiling_high_qps($s),
      server_cpu_busy_pct: $pc.server_cpu_busy_pct, qps_per_cpu: $pc.qps_per_cpu,
      mean_pause_us: $pc.throttle.mean_pause_us, pause_bound_us: $pc.longest_pause_bound_us,
-     verdict_layer: udp::udp_verdict($s).layer, answered_qps: udp::udp_ceiling_qps($s), ceiling_text: udp::udp_ceiling_text($s),
+     verdict_layer: udp::udp_verdict($s).layer, verdict_caused_by: (udp::udp_verdict($s).caused_by // null),
+     verdict_mechanism: (udp::udp_verdict($s).mechanism // null),
+     answered_qps: udp::udp_ceiling_qps($s), ceiling_text: udp::udp_ceiling_text($s),
+     demand: ($fit + {points: ([$points[] | select(($low == null or .requested_qps <= $low) and .answer_ratio >= $th)] | length),
+                      per_cpu_qps: (if ($fit.demand_us // 0) > 0 then (1e6 / $fit.demand_us | round) else null end)}),
      daemon_cost: {lowest_rate: $at_low, ceiling: $at_ceiling}};
 
 # daemon_us_per_query: {answers, daemon_ms} of one point -> the server
@@ -99,3 +116,31 @@ def validation($goal):
              else "not validated: the medians per CPU of \($with | length) budgets differ by \($across.spread_pct) % ((max - min) / median; goal \($goal) %)"
              end)
              + (if ($unreached | length) > 0 then "; not measurable at \($unreached | join(", ")): these budgets say nothing either way" else "" end)) };
+
+# reconcile: the runs (input, run_row's) -> the UDP capacity on one CPU
+# three ways, judged by the rule of projection.jq: the direct figure (the
+# ceiling at a whole CPU without a budget: the median answered rate at the
+# ceiling over its runs; a knee when the server lost the work there, else
+# a bound), the service demand's projection from those runs (median), and
+# each smaller budget's figure per CPU (median of its runs).
+def reconcile:
+  . as $runs
+  # the direct figure: the runs without a budget, else (an older run) those
+  # at a budget of 1, which throttles and is named so
+  | ([$runs[] | select(.budget == null)] | if length > 0 then . else [$runs[] | select(.budget == 1)] end) as $whole
+  | ($whole | map(.answered_qps | numbers) | repeat_spread) as $dq
+  | ([$whole[] | .verdict_caused_by] | unique) as $why
+  | (if $dq.median == null then {kind: "none", rate: null}
+     elif $why == ["server"] then {kind: "knee", rate: $dq.median, min: $dq.min, max: $dq.max, caused_by: "server",
+                                   mechanism: ([$whole[] | .verdict_mechanism] | unique | join(", "))}
+     else {kind: "bound", rate: $dq.median, min: $dq.min, max: $dq.max, caused_by: ($why | map(. // "unknown") | join(", "))} end) as $d
+  | ([$whole[] | .demand.per_cpu_qps | numbers] | repeat_spread) as $sd
+  | {rule: "a projected figure (service demand, a CPU budget) may be quoted only within \(agreement_limit * 100) % of the direct figure; against a bound, a figure below it disagrees and one above it is not validated",
+     direct: ($d + {budget: ($whole[0].budget // null)}),
+     methods: ([{method: "service demand (slope) at a whole CPU", figure: $sd.median, runs: $sd.n,
+                 why: (if ($whole | length) == 0 then "no run at a whole CPU" else "fewer than two rates held below the ceiling, or the busy share did not grow with the load" end)}]
+               + [([$runs[] | .budget] | unique)[] | select(. != null and . < 1) as $f
+                  | ([$runs[] | select(.budget == $f) | .qps_per_cpu | numbers] | repeat_spread) as $b
+                  | {method: "budget \($f) CPU", budget: $f, figure: $b.median, runs: $b.n,
+                     why: ([$runs[] | select(.budget == $f) | .ceiling_text // empty] | unique | join("; ") | if . == "" then "no figure per CPU" else . end)}]
+               | map(judge($d)))};

@@ -1,5 +1,6 @@
 # measure.sh: one point of the UDP sweep (udpreplay/udp/run sources it):
-# tcpreplay from player1 at a rate for DURATION s with the testbed sampler
+# tcpreplay from the load's players (LOAD_PLAYERS, each at its share of
+# the rate, scripts/lib/players.sh) for DURATION s with the testbed sampler
 # and perf on the servers' CPUs (scripts/lib/charge.sh) around it, the
 # counters before and after, and the row of points.csv.
 
@@ -32,7 +33,7 @@ daemon_stopped() {
     [ "$n" -gt 0 ]
 }
 
-# replay RATE: the generator in player1 for DURATION s.
+# replay RATE: the generator on the load's players for DURATION s.
 replay() {
     if [ "$UDP_GENERATOR" = kxdpgun ]; then replay_kxdpgun "$1"; else replay_tcpreplay "$1"; fi
 }
@@ -41,7 +42,9 @@ replay() {
 # come from the router's counter after the point (sent_at_router).
 replay_kxdpgun() {
     local rate=$1
-    kxg_run player1 "$FAMILY_SERVICE" "$SOURCES" "$rate" "$DURATION" "$KXG_QUERIES" "$WORK/kxdpgun.out"
+    # (one player: udpreplay/udp/settings.sh; its share is the whole)
+    kxg_run "${LOAD_PLAYERS[0]}" "$FAMILY_SERVICE" "$SOURCES" "$rate" "$DURATION" "$KXG_QUERIES" "$WORK/kxdpgun.out"
+    START_JSON=$(players_skew_json null "${LOAD_PLAYERS[0]} -")
     if run_interrupted; then return 0; fi
     [ "$KXG_RC" -eq 0 ] || die "kxdpgun failed at $rate q/s (exit $KXG_RC), the point is not measured; the points measured before are kept: $(tail -n 3 "$WORK/kxdpgun.out" | tr '\n' ' ')"
     ELAPSED=$DURATION
@@ -57,20 +60,68 @@ sent_at_router() {
     ACHIEVED=$(awk -v s="$SENT" -v e="$ELAPSED" 'BEGIN { printf "%.2f", s / e }')
 }
 
-# replay_tcpreplay RATE: tcpreplay in player1 for DURATION s (bounded also
-# in count); sets SENT, ELAPSED, ACHIEVED from its summary.
+# replay_tcpreplay RATE: tcpreplay on each of the load's players at its
+# share of RATE (players_shares) for DURATION s (bounded also in count),
+# each its own rewritten trace (its MAC, its block of the sources: run_lb),
+# all started at one absolute time on a lab or with several players
+# (players_wait_cmd: the trace's last byte fed at that time on each host);
+# sets SENT (the sum of their summaries), ELAPSED (the longest), ACHIEVED
+# (the sum of their rates; one player's as tcpreplay wrote them) and
+# START_JSON (each one's first packet, tcpreplay's "Test start", against
+# the intended time: players_skew_json).
 replay_tcpreplay() {
-    local rate=$1 out rc=0
-    # timeout --foreground keeps tcpreplay in our process group: Ctrl-C stops it too.
-    out=$("$TESTBED" exec player1 -- timeout --foreground $((DURATION + 10)) tcpreplay -i "$("$TESTBED" iface player1)" --preload-pcap --timer="$(ur_timer "$rate")" \
-        --pps="$rate" --loop=0 --duration="$DURATION" --limit=$((rate * DURATION * 11 / 10 + 1)) \
-        "$REPLAY_PCAP" 2>&1) || rc=$?
+    local rate=$1 p r rc at=null lead=0 pids=() who=() i out sent el pps starts="" st feed
+    if [ "${#LOAD_PLAYERS[@]}" -gt 1 ] || [ "$BACKEND" = lab ]; then
+        at=$(players_start_at); lead=$PLAYERS_LEAD_S
+    fi
+    while read -r p r _; do
+        [ "$r" -gt 0 ] || continue
+        # At one time: tcpreplay started now, its trace fed to it through a
+        # FIFO whose last byte comes at the start (players_wait_cmd), so
+        # its start-up is done by then; else the trace itself.
+        feed=("$(replay_pcap "$p")") PLAYERS_WAIT=()
+        [ "$at" = null ] || { players_wait_cmd "$at" "${feed[0]}"; feed=(); }
+        # In the background, SIGINT would be ignored: its default again, so
+        # that Ctrl-C stops tcpreplay (timeout --foreground keeps it in our
+        # process group). TZ=UTC: tcpreplay prints its start in local time.
+        env --default-signal=INT,TERM "$TESTBED" exec "$p" -- timeout --foreground $((DURATION + 10 + lead)) \
+            "${PLAYERS_WAIT[@]+"${PLAYERS_WAIT[@]}"}" env TZ=UTC tcpreplay -i "${PLAYER_IFACE[$p]}" --preload-pcap --timer="$(ur_timer "$r")" \
+            --pps="$r" --loop=0 --duration="$DURATION" --limit=$((r * DURATION * 11 / 10 + 1)) --stats=$((DURATION + 60)) \
+            "${feed[@]+"${feed[@]}"}" > "$WORK/tcpreplay-$p.out" 2>&1 &
+        pids+=("$!"); who+=("$p")
+    done < <(players_shares "$rate" - "${LOAD_PLAYERS[@]}")
+    local els=() rates=()
+    SENT=0
+    for i in "${!pids[@]}"; do
+        p=${who[$i]}; rc=0
+        while :; do
+            rc=0; wait "${pids[$i]}" || rc=$?
+            [ "$rc" -gt 128 ] && kill -0 "${pids[$i]}" 2>/dev/null || break
+        done
+        if run_interrupted; then continue; fi
+        out=$(cat "$WORK/tcpreplay-$p.out")
+        [ "$rc" -eq 0 ] || die "tcpreplay on $p failed at $rate q/s (exit $rc$( [ "$rc" -gt 128 ] && [ "$rc" -lt 160 ] && echo ": killed by signal $((rc - 128))" || true)), the point is not measured; the points measured before are kept: $(tail -n 3 <<<"$out")"
+        sent="" el="" pps=""
+        read -r sent el < <(sed -n 's/^Actual: \([0-9]*\) packets .* sent in \([0-9.]*\) seconds.*/\1 \2/p' <<<"$out") || true
+        pps=$(sed -n 's/^Rated: .*, \([0-9.]*\) pps.*/\1/p' <<<"$out")
+        [ -n "$sent" ] && [ -n "$pps" ] || die "cannot read tcpreplay's summary on $p: $out"
+        SENT=$((SENT + sent)) els+=("$el") rates+=("$pps")
+        st=$(sed -n 's/^Test start: \([0-9-]* [0-9:]*\)\(\.[0-9]*\).*/\1 \2/p' <<<"$out" | head -n 1)
+        if [ -n "$st" ]; then st="$(date -u -d "${st% *}" +%s)${st##* }"; else st=-; fi
+        starts+="$p $st"$'\n'
+    done
     if run_interrupted; then return 0; fi
-    [ "$rc" -eq 0 ] || die "tcpreplay failed at $rate q/s (exit $rc$( [ "$rc" -gt 128 ] && [ "$rc" -lt 160 ] && echo ": killed by signal $((rc - 128))" || true)), the point is not measured; the points measured before are kept: $(tail -n 3 <<<"$out")"
-    read -r SENT ELAPSED < <(sed -n 's/^Actual: \([0-9]*\) packets .* sent in \([0-9.]*\) seconds.*/\1 \2/p' <<<"$out") || true
-    ACHIEVED=$(sed -n 's/^Rated: .*, \([0-9.]*\) pps.*/\1/p' <<<"$out")
-    [ -n "${SENT:-}" ] && [ -n "${ACHIEVED:-}" ] || die "cannot read tcpreplay's summary: $out"
+    if [ "${#rates[@]}" -eq 1 ]; then ELAPSED=${els[0]} ACHIEVED=${rates[0]}
+    else
+        ELAPSED=$(printf '%s\n' "${els[@]}" | sort -g | tail -n 1)
+        ACHIEVED=$(printf '%s\n' "${rates[@]}" | awk '{ s += $1 } END { printf "%.2f", s }')
+    fi
+    START_JSON=$(players_skew_json "$at" "$starts")
+    players_skew_warn "$START_JSON" "at $rate q/s"
 }
+
+# replay_pcap PLAYER: the trace rewritten for PLAYER (run_lb).
+replay_pcap() { echo "$WORK/replay-$1.pcap"; }
 
 # measure_point RATE [REP]: one row of points.csv, repetition REP
 # (default 1) of the rate (reused when kept from an interrupted run with
@@ -110,8 +161,8 @@ measure_point() {
         [ "$UDP_GENERATOR" != kxdpgun ] || sent_at_router "$rate" "$c0" "$c1"
         mkdir -p "$EXP_DIR/samples"
         sample="$EXP_DIR/samples/$(point_stem "$rate" "$k").json"
-        jq -c -L "$RB_TOP/scripts/lib" --slurpfile c "$WORK/charge.json" --slurpfile series "$WORK/series.jsonl" \
-            'include "layers"; . + {cpu_charge: $c[0], load_window_s: generator_window($series)}' \
+        jq -c -L "$RB_TOP/scripts/lib" --slurpfile c "$WORK/charge.json" --slurpfile series "$WORK/series.jsonl" --argjson start "$START_JSON" \
+            'include "layers"; . + {cpu_charge: $c[0], load_window_s: generator_window($series), start: $start}' \
             "$WORK/sample.json" | results_write "$sample"
         row="$(point_row "$rate" "$c0" "$c1"),$(point_sampled "$WORK/sample.json" "$WORK/series.jsonl"),$CHARGE_RIG,$k"
         results_append_line "$CACHE" "$row"
@@ -163,10 +214,11 @@ sampler_stop() { [ -z "${SAMPLER_PID:-}" ] || exp_sampler_stop "$WORK"; }
 # sampled run when the series has fewer than three samples of load). The daemon's loss: datagrams its
 # socket received but it did not answer.
 point_sampled() {
-    jq -r -L "$RB_TOP/scripts/lib" --argjson cpus "$CPUS_JSON" --arg layers "$LOSS_LAYERS" --slurpfile series "$2" '
+    jq -r -L "$RB_TOP/scripts/lib" --argjson cpus "$CPUS_JSON" --arg layers "$LOSS_LAYERS" --slurpfile series "$2" \
+        --arg players "${LOAD_PLAYERS[*]}" '
         include "layers";
         generator_window($series) as $w |
-        (sample_loss({players: ["player1", "listener"], servers: ["server1", "server2"], cpus: $cpus})
+        (sample_loss({players: ($players | split(" ") + ["listener"]), servers: ["server1", "server2"], cpus: $cpus})
          + {generator: 0,
             daemon: ([mib(["server1", "server2"]; "UdpInDatagrams") + mib(["server1", "server2"]; "Udp6InDatagrams")
                       - mib(["server1", "server2"]; "UdpOutDatagrams") - mib(["server1", "server2"]; "Udp6OutDatagrams"), 0] | max)}) as $l
@@ -197,6 +249,26 @@ point_row() {
 
 write_points() {
     { echo "# $POINT_COLUMNS"; printf '%s\n' "${POINT_ROWS[@]}"; } | results_write "$EXP_DIR/points.csv"
+}
+
+# players_block LB: the sweep's players for LB's points (players.jq
+# players_sweep): who sent from which sources, and the worst start skew
+# of its points (their samples' start; a point kept from an interrupted
+# run has no sample of this run).
+players_block() {
+    local row l rate k f files=()
+    for row in "${POINT_ROWS[@]}"; do
+        IFS=, read -r l rate _ <<<"$row"
+        [ "$l" = "$1" ] || continue
+        k=${row##*,}
+        f="$EXP_DIR/samples/$(CUR_LB=$1 point_stem "$rate" "$k").json"
+        [ ! -s "$f" ] || files+=("$f")
+    done
+    jq -n -c -L "$RB_TOP/scripts/lib" --arg srcs "$(printf '%s\n' "${PLAYER_SOURCES[@]+"${PLAYER_SOURCES[@]}"}")" \
+        --argjson lead "$(if [ "${#LOAD_PLAYERS[@]}" -gt 1 ] || [ "$BACKEND" = lab ]; then echo "$PLAYERS_LEAD_S"; else echo null; fi)" '
+        include "players";
+        players_sweep([$srcs | split("\n")[] | select(length > 0) | split(" ") | {player: .[0], sources: .[1], shared: (.[2] == "1")}];
+                      $lead; [inputs | .start | select(. != null)])' "${files[@]+"${files[@]}"}" < /dev/null
 }
 
 # probe_block LB CEILING: the sweep's probe block for LB's points (their probe

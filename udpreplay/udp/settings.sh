@@ -43,6 +43,17 @@ read_settings() {
     # (docs/methodology.md, "The rig's work on the server CPU"); every
     # point's rig share says so.
     [ "$UDP_GENERATOR" != kxdpgun ] || need_tools kxdpgun
+    # The players the load is split over (players.sh): by default every
+    # player of a lab; on the namespace testbed, and with kxdpgun (which
+    # sends from one player here), player1 alone.
+    local np=$UDP_PLAYERS
+    if [ "$np" = auto ]; then
+        if [ "$BACKEND" = lab ] && [ "$UDP_GENERATOR" = tcpreplay ]; then np=all; else np=1; fi
+    fi
+    mapfile -t LOAD_PLAYERS < <(players_first "$np")
+    [ "${#LOAD_PLAYERS[@]}" -gt 0 ] || die "UDP_PLAYERS=$UDP_PLAYERS: no players"
+    [ "$UDP_GENERATOR" != kxdpgun ] || [ "${#LOAD_PLAYERS[@]}" -eq 1 ] \
+        || die "UDP_PLAYERS=$UDP_PLAYERS: kxdpgun sends from one player (UDP_PLAYERS=1); tcpreplay splits the load over several"
     # SETTLE_LEFT: the wait after the generator has exited. kxdpgun waits 1 s
     # after its last query before it exits (its extra wait, fixed in kxdpgun
     # 3.2; -r only drops the answers it would read meanwhile), so the
@@ -76,7 +87,8 @@ point_settings_id() {
     local zsum
     zsum=$(cat "$(jq -r .zones.dir <<<"$TB_JSON")"/*.zone | md5sum | cut -c1-16)
     jq -c --arg sha "$TRACE_SHA" --arg d "$DURATION" --arg s "$SOURCES" --arg settle "$SETTLE" --arg z "$zsum" \
-        --arg fam "$FAMILY" --arg gen "$UDP_GENERATOR" --arg timer "$UDP_TIMER" --arg charge "$CHARGE_MODE:$CPU_CHARGE_HZ" '{rows:5, charge:$charge, family:$fam, generator:$gen, timer:$timer, sha:$sha, d:$d, s:$s, settle:$settle, z:$z, lb, link, pinning, server, zones:.zones.dir}' <<<"$TB_JSON" \
+        --arg fam "$FAMILY" --arg gen "$UDP_GENERATOR" --arg timer "$UDP_TIMER" --arg charge "$CHARGE_MODE:$CPU_CHARGE_HZ" \
+        --arg players "${LOAD_PLAYERS[*]}" '{rows:5, charge:$charge, family:$fam, generator:$gen, timer:$timer, sha:$sha, d:$d, s:$s, settle:$settle, z:$z, players:$players, lb, link, pinning, server, zones:.zones.dir}' <<<"$TB_JSON" \
         | md5sum | cut -c1-16
 }
 
