@@ -13,7 +13,7 @@ check-lab: all
 	@RB_LAB_SOAK=1 CHECK='(^|/)tests/[67][0-9]-lab' scripts/check
 
 lab-setup: ## provision the real lab of INVENTORY=file.yml (docs/real-lab.md)
-lab-setup: tcpbench/tcpbench scripts/sampler/rbsample analysis/target-check
+lab-setup: tcpbench/tcpbench tcpbench/rbprobe scripts/sampler/rbsample analysis/target-check
 	@[ -n "$(INVENTORY)" ] || { echo "make lab-setup: INVENTORY=file.yml is needed (docs/real-lab.md)" >&2; exit 2; }
 	@BACKEND=lab INVENTORY="$(INVENTORY)" scripts/testbed setup
 

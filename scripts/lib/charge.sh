@@ -39,6 +39,10 @@ charge_read_settings() {
     [[ $CPU_CHARGE_HZ =~ ^[1-9][0-9]*$ ]] && [ "$CPU_CHARGE_HZ" -le 4999 ] \
         || die "CPU_CHARGE_HZ=$CPU_CHARGE_HZ must be a sampling rate from 1 to 4999 Hz"
     CHARGE_WHY=""
+    # (a lab's servers are other hosts, where this host's perf does not see
+    # them: asked for there, refused before anything starts)
+    [ "$CPU_CHARGE" != perf ] || [ "${BACKEND:-netns}" != lab ] \
+        || die "CPU_CHARGE=perf needs the namespace testbed: a lab's servers are other hosts (CPU_CHARGE=auto or off)"
     case $CPU_CHARGE in
         perf) need_tools perf; CHARGE_MODE=perf ;;
         off) CHARGE_MODE=off; CHARGE_WHY="CPU_CHARGE=off" ;;
@@ -55,8 +59,8 @@ charge_read_settings() {
 # hosts, where this host's perf does not see them.
 charge_for_testbed() {
     [ "$CHARGE_MODE" = perf ] || return 0
+    # (CPU_CHARGE=perf on a lab was refused by charge_read_settings)
     if [ "$(jq -r '.backend // "netns"' <<<"$TB_JSON")" != netns ]; then
-        [ "$CPU_CHARGE" = perf ] && die "CPU_CHARGE=perf needs the namespace testbed: a lab's servers are other hosts"
         CHARGE_MODE=off; CHARGE_WHY="a lab's servers are other hosts"
     fi
 }

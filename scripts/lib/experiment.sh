@@ -19,12 +19,36 @@ EXP_TESTBED_STARTED=0
 # no setting is dropped silently (an experiment's own knob, UDP_STEER for
 # STEER, is the way to change it).
 exp_testbed_up() {
-    local profile=$1 out name a pass=() v; shift
+    local profile=$1 out; shift
     # (processes: fails when the testbed is down, without status's commands)
     if ! "$RB_TOP/scripts/testbed" processes >/dev/null 2>&1; then
         [ "$EXP_TESTBED_STARTED" = 1 ] || log "testbed '$RB_PREFIX' is down: bringing it up (and down again at the end)"
         EXP_TESTBED_STARTED=1
     fi
+    exp_pass_settings warn "$profile" "$@"
+    out=$("$RB_TOP/scripts/testbed" up --profile "$profile" "${EXP_PASS[@]+"${EXP_PASS[@]}"}" "$@" 2>&1) \
+        || die "testbed up with profile ${profile#"$RB_TOP"/} $*: $(printf '%s\n' "$out" | tail -n 3)"
+}
+
+# exp_testbed_check PROFILE [KEY=VALUE...]: what exp_testbed_up would
+# give `up`, checked as up checks it (scripts/testbed check: on a lab, what
+# it cannot be told, its hardware's and its hosts'), with nothing touched:
+# an experiment asks it for every configuration it will bring up, before
+# it starts, so that a refusal comes first, naming what the testbed lacks.
+exp_testbed_check() {
+    local profile=$1 out msg; shift
+    exp_pass_settings quiet "$profile" "$@"
+    out=$("$RB_TOP/scripts/testbed" check --profile "$profile" "${EXP_PASS[@]+"${EXP_PASS[@]}"}" "$@" 2>&1) && return 0
+    msg=$(sed -n 's/^[a-z-]*: error: //p' <<<"$out" | tail -n 1)
+    die "refused before anything starts (BACKEND=${BACKEND:-netns}): ${msg:-$(tail -n 3 <<<"$out" | tr '\n' ' ')}"
+}
+
+# exp_pass_settings warn|quiet PROFILE [KEY=VALUE...]: EXP_PASS, the testbed
+# settings of the environment that pass to `up` beside PROFILE and the
+# arguments; with warn, each one they set otherwise named (exp_testbed_up).
+exp_pass_settings() {
+    local mode=$1 profile=$2 name a v; shift 2
+    EXP_PASS=()
     declare -A set_here=()
     while IFS= read -r a; do set_here[${a%%=*}]=${a#*=}; done < <(sed -n 's/^\([A-Z_][A-Z0-9_]*\)=\([^#[:space:]]*\).*/\1=\2/p' "$profile")
     for a in "$@"; do set_here[${a%%=*}]=${a#*=}; done
@@ -32,20 +56,18 @@ exp_testbed_up() {
         [ -n "${!name+x}" ] && [ -n "${!name}" ] || continue
         if [ -n "${set_here[$name]+x}" ]; then
             v=${set_here[$name]}
-            [ "${!name}" = "$v" ] || exp_not_taken "$name" "this experiment sets $name=${v:-(the testbed default)} (its profile ${profile#"$RB_TOP"/}, or its own setting)"
+            [ "$mode" = quiet ] || [ "${!name}" = "$v" ] || exp_not_taken "$name" "this experiment sets $name=${v:-(the testbed default)} (its profile ${profile#"$RB_TOP"/}, or its own setting)"
         else
-            pass+=("$name=${!name}")
+            EXP_PASS+=("$name=${!name}")
         fi
     done
-    out=$("$RB_TOP/scripts/testbed" up --profile "$profile" "${pass[@]}" "$@" 2>&1) \
-        || die "testbed up with profile ${profile#"$RB_TOP"/} $*: $(printf '%s\n' "$out" | tail -n 3)"
 }
 
 # exp_not_taken NAME WHY: the warning that the user's NAME (given in the
 # environment, or on make's command line, which passes it so) is not
 # taken, and WHY (what this experiment uses instead); nothing when NAME
 # is unset or empty. Every experiment that sets a testbed setting itself
-# says so through here (scripts/tests/31-testbed-settings-reach-every-experiment.test).
+# says so through here (scripts/tests/33-testbed-settings-reach-every-experiment.test).
 exp_not_taken() {
     [ -n "${!1:-}" ] || return 0
     warn "$1=${!1} is not taken: $2"
@@ -67,15 +89,24 @@ exp_dot_check() {
         || die "${1:-}SERVER=knot: Knot DNS 3.2 (Debian 12) serves no DNS over TLS, so there is nothing to measure (SERVER=nsd or SERVER=bind, or Knot DNS 3.4: SERVER_RELEASE=current)"
 }
 
-# exp_doq_served: the server asked for serves DNS over QUIC on sockets
-# (Knot DNS 3.4, SERVER_RELEASE=current): NSD and BIND serve none, Knot
-# 3.2 only on the XDP path.
-exp_doq_served() { [ "${SERVER:-nsd}" = knot ] && [ "${SERVER_RELEASE:-debian12}" != debian12 ]; }
+# exp_doq_why: why the testbed asked for serves no DNS over QUIC on
+# sockets, nothing when it does (Knot DNS 3.4, SERVER_RELEASE=current, on
+# the namespace testbed): NSD and BIND serve none, Knot 3.2 only on the
+# XDP path, and a lab's servers are rendered without it.
+exp_doq_why() {
+    if [ "${BACKEND:-netns}" = lab ]; then
+        echo "BACKEND=lab: DNS over QUIC is a namespace testbed setting (a lab's servers are rendered without it, SERVER_QUIC)"
+    elif [ "${SERVER:-nsd}" != knot ] || [ "${SERVER_RELEASE:-debian12}" = debian12 ]; then
+        echo "SERVER=${SERVER:-nsd} SERVER_RELEASE=${SERVER_RELEASE:-debian12}: only Knot DNS 3.4 (SERVER=knot SERVER_RELEASE=current) serves DNS over QUIC on the testbed (NSD and BIND serve none, Knot 3.2 on the XDP path only)"
+    fi
+}
+
+# exp_doq_served: the testbed asked for serves DNS over QUIC (exp_doq_why).
+exp_doq_served() { [ -z "$(exp_doq_why)" ]; }
 
 # exp_doq_check [PREFIX]: exp_doq_served, else die before anything runs.
 exp_doq_check() {
-    exp_doq_served \
-        || die "${1:-}SERVER=${SERVER:-nsd} SERVER_RELEASE=${SERVER_RELEASE:-debian12}: only Knot DNS 3.4 (SERVER=knot SERVER_RELEASE=current) serves DNS over QUIC on the testbed (NSD and BIND serve none, Knot 3.2 on the XDP path only): nothing to measure"
+    exp_doq_served || die "${1:-}$(exp_doq_why): nothing to measure"
 }
 
 # exp_doq_wanted SETTING: whether DNS over QUIC is measured (yes or no) for

@@ -35,8 +35,27 @@ lab_status_json() {
         --arg build "$NSD_BUILD" --argjson tls "$(tb_tls_json)" \
         --arg rrl "$SERVER_RRL" --argjson rrl_rate "$SERVER_RRL_RATE" --argjson rrl_slip "$SERVER_RRL_SLIP" \
         --argjson rrl_p4 "$SERVER_RRL_PREFIX4" --argjson rrl_p6 "$SERVER_RRL_PREFIX6" \
-        --arg ptsv "$procs_tsv" --arg rtsv "$(tb_roles_tsv)" -L "$RB_TOP/scripts/lib" \
+        --arg ptsv "$procs_tsv" --arg rtsv "$(tb_roles_tsv)" --arg rsrc "$(lab_release_source)" \
+        --arg rname "$(if [ -n "${SERVER_PREFIX:-}" ]; then echo own; else echo "${SERVER_RELEASE:-$RELEASE_HOST}"; fi)" \
+        --arg sprefix "${SERVER_PREFIX:-}" --arg sconf "${SERVER_CONF:-}" \
+        --arg sconf_md5 "$(lab_own_conf_md5)" -L "$RB_TOP/scripts/lib" \
         'include "lab"; lab_status($ARGS.named)'
+}
+
+# lab_release_source: where the servers' programs come from (status
+# .server.release.source): the operator's build, an NSD build of this
+# machine or the current release's cache entry (as the netns testbed
+# says it: release_source), or the hosts' own Debian 12 packages.
+lab_release_source() {
+    if [ -n "${SERVER_PREFIX:-}" ]; then
+        echo "the operator's own build in $SERVER_PREFIX on the server hosts (SERVER_PREFIX)"
+    elif [ "$NSD_BUILD" != debian ] && [ "$SERVER" = nsd ]; then
+        echo "$(release_source "$SERVER_RELEASE" nsd "$(srv nsd program)"), built on the driving machine, copied to the servers' rb_dir/bin/nsd-$NSD_BUILD"
+    elif [ -n "$SERVER_RELEASE_DIR" ]; then
+        echo "$(release_source "$SERVER_RELEASE" "$SERVER" "$(srv "$SERVER" program)"), the driving machine's cache entry $(basename "$SERVER_RELEASE_DIR") copied to the servers' rb_dir/bin/release-$SERVER_RELEASE"
+    else
+        echo "debian bookworm package on the lab's hosts"
+    fi
 }
 
 # ---------------------------------------------------------------- capture points

@@ -11,6 +11,10 @@ lab_apply_defaults() {
     : "${LB:=$(jq -r .router.lb <<<"$LAB_JSON")}"
     : "${LINK:=none}"
     : "${SERVER:=$(jq -r .server <<<"$LAB_JSON")}"
+    # (whether a release was asked for: SERVER_PREFIX, the operator's own build, excludes one)
+    LAB_RELEASE_GIVEN=${SERVER_RELEASE:-}
+    : "${SERVER_RELEASE:=$RELEASE_HOST}"
+    release_select "$SERVER_RELEASE"
     [ -n "${ZONES:-}" ] || [ -n "${ZONE_DIR:-}" ] || ZONES=$(jq -r .zones <<<"$LAB_JSON")
     : "${SERVER_WORKERS:=1}" "${SERVER_TCP_CLIENTS:=1000}" "${SERVER_TCP_TIMEOUT:=3}"
     : "${MINIMAL_RESPONSES:=no}" "${STEER:=none}" "${PLAYER_TW_BUCKETS:=default}"
@@ -18,8 +22,9 @@ lab_apply_defaults() {
     : "${SERVER_BACKLOG:=$(srv "$SERVER" default_backlog)}" "${SERVER_TLS:=no}" "${SERVER_EDNS_SIZE:=1232}"
     tb_defences_defaults
     # As on the netns testbed: another NSD backlog than Debian's 256 is the rebuilt NSD.
+    # (the operator's own build stands in for the package: lab_own_check)
     if [ -z "${NSD_BUILD:-}" ]; then
-        if [ "$SERVER" != nsd ] || [ "$SERVER_BACKLOG" = "$NSD_DEBIAN_BACKLOG" ]; then NSD_BUILD=debian; else NSD_BUILD=rebuilt; fi
+        if [ "$SERVER" != nsd ] || [ "$SERVER_BACKLOG" = "$NSD_DEBIAN_BACKLOG" ] || [ -n "${SERVER_PREFIX:-}" ]; then NSD_BUILD=debian; else NSD_BUILD=rebuilt; fi
     fi
     # Pinning is per host, from the inventory (rb_cpus).
     SERVER_CPUS=$(lab_host server1 cpus); CLIENT_CPUS=$(lab_host player1 cpus)
@@ -56,35 +61,45 @@ lab_validate() {
 }
 
 # lab_validate_server: the server software a lab host runs: NSD, Knot DNS
-# or BIND 9 from Debian's packages (site.yml installs all three), or the
-# rebuilt NSD (make nsd-backlog on this machine; site.yml copies it to
-# the servers), with each one's listen backlog, and DNS over TLS where
-# the server has it (the netns testbed's rules: srv_<kind>_backlog_check,
-# _tls_check).
+# or BIND 9 of a release (SERVER_RELEASE: Debian 12's packages, which
+# site.yml installs, or the current release's from this machine's cache,
+# which `up` copies to the servers: make servers-current), an NSD build of
+# this machine (the rebuilt NSD, make nsd-backlog; the recvmmsg build, make
+# nsd-recvmmsg; site.yml copies it), or the operator's own build
+# (SERVER_PREFIX, scripts/lib/lab-own.sh), with each one's listen backlog
+# and DNS over TLS where the server has it (the netns testbed's rules:
+# tb_check_server_build, srv_<kind>_backlog_check, _tls_check).
 lab_validate_server() {
     srv_check_kind "$SERVER"
-    # A lab host runs the packages site.yml installs (Debian 12's).
-    [ "${SERVER_RELEASE:-$RELEASE_HOST}" = "$RELEASE_HOST" ] \
-        || die "SERVER_RELEASE=$SERVER_RELEASE: a lab's hosts run Debian 12's packages (SERVER_RELEASE=$RELEASE_HOST); the other releases run on the namespace testbed"
+    release_check_name "$SERVER_RELEASE"
     [ "${SERVER_XDP:-no}" = no ] || die "SERVER_XDP=yes: Knot over XDP runs on the namespace testbed only (the lab's servers keep their sockets)"
     case $NSD_BUILD in
-        debian|rebuilt) ;;
-        recvmmsg) die "NSD_BUILD=recvmmsg needs SERVER_RELEASE=current, which runs on the namespace testbed only" ;;
-        *) die "unknown NSD_BUILD=$NSD_BUILD (debian: /usr/sbin/nsd, backlog $NSD_DEBIAN_BACKLOG; rebuilt: make nsd-backlog, any backlog)" ;;
+        debian|rebuilt|recvmmsg) ;;
+        *) die "unknown NSD_BUILD=$NSD_BUILD (debian: the release's package, backlog $NSD_DEBIAN_BACKLOG; rebuilt: make nsd-backlog, any backlog; recvmmsg: make nsd-recvmmsg, with SERVER_RELEASE=current)" ;;
     esac
-    [ "$SERVER" = nsd ] || [ "$NSD_BUILD" = debian ] || die "NSD_BUILD=$NSD_BUILD applies to SERVER=nsd only (SERVER=$SERVER)"
     [[ $SERVER_BACKLOG =~ ^[1-9][0-9]*$ ]] && [ "$SERVER_BACKLOG" -le 65535 ] \
         || die "SERVER_BACKLOG=$SERVER_BACKLOG must be a positive integer, at most 65535"
-    # Debian's NSD's and Knot's are fixed; BIND's tcp-listen-queue and the
-    # rebuilt NSD's take SERVER_BACKLOG, through the servers' somaxconn
-    # (RB_SOMAXCONN: rb-server raises it to the backlog, never lowers it).
-    srv "$SERVER" backlog_check "$SERVER_BACKLOG"
+    lab_own_check
+    if [ -z "${SERVER_PREFIX:-}" ]; then
+        tb_check_server_build
+        # Debian's NSD's and Knot's are fixed; BIND's tcp-listen-queue and the
+        # rebuilt NSD's take SERVER_BACKLOG, through the servers' somaxconn
+        # (RB_SOMAXCONN: rb-server raises it to the backlog, never lowers it).
+        srv "$SERVER" backlog_check "$SERVER_BACKLOG"
+    fi
     case $SERVER_TLS in
-        yes) srv "$SERVER" tls_check ;;
+        # (an own build's DoT is checked on the hosts: up's dig +tls)
+        yes) [ -n "${SERVER_PREFIX:-}" ] || srv "$SERVER" tls_check ;;
         no) ;;
         *) die "SERVER_TLS=$SERVER_TLS must be yes or no (DNS over TLS on port $TB_TLS_PORT)" ;;
     esac
     [ "${SERVER_QUIC:-no}" = no ] || die "SERVER_QUIC=$SERVER_QUIC: DNS over QUIC is a namespace testbed setting (a lab's servers are rendered without it)"
+}
+
+# lab_nsd_build_dir: this machine's NSD build the servers run (NSD_BUILD
+# rebuilt or recvmmsg; nothing for the release's package).
+lab_nsd_build_dir() {
+    case $NSD_BUILD in rebuilt) echo "$NSD_REBUILT_DIR" ;; recvmmsg) echo "$NSD_RECVMMSG_DIR" ;; esac
 }
 
 # lab_render DIR: every server's configuration for the current settings,
@@ -105,6 +120,7 @@ lab_render() {
           # New certificates (a new CA after down and up) reconfigure the server too.
           [ "$SERVER_TLS" = no ] || printf '# tls: %s\n' "$(cat "$out/tls/server.pem" | md5sum | cut -c1-16)"
         } > "$out/$role/server.conf"
+        lab_own_merge "$role" "$out/$role/server.conf"
         { srv_host_env "$SERVER" "$rdir/server" "$(role_addr4 "$role")" | lab_host_paths "$role"
           # The servers' net.core.somaxconn: the backlog where the daemon asks
           # listen() for more (the rebuilt NSD asks 65535; BIND asks its
@@ -114,24 +130,50 @@ lab_render() {
           else
               printf 'RB_SOMAXCONN=default\n'
           fi
-          # A new build of the rebuilt NSD is copied and restarted too.
-          [ "$NSD_BUILD" = debian ] || printf '# nsd build: %s\n' "$(lab_nsd_rebuilt_sum)"
+          # A new build of an NSD of this machine, of the current release's
+          # cache entry or of the operator's own is copied (theirs: found)
+          # and restarted too.
+          [ "$NSD_BUILD" = debian ] || printf '# nsd build: %s\n' "$(lab_nsd_build_sum)"
+          [ -z "$SERVER_RELEASE_DIR" ] || [ -n "${SERVER_PREFIX:-}" ] || printf '# release %s: %s\n' "$SERVER_RELEASE" "$(cat "$SERVER_RELEASE_DIR/MANIFEST.sha256")"
+          [ -z "${SERVER_PREFIX:-}" ] || printf '# own build %s: %s\n' "$SERVER_PREFIX" "$(lab_own_sum "$role")"
         } > "$out/$role/server.env"
     done
     lab_render_counters "$out"
 }
 
 # lab_host_paths ROLE: stdin with this machine's paths of the testbed (the
-# zones, the role's state, the TLS directory, the rebuilt NSD) made the
-# host's (its rb_dir).
+# zones, the role's state, the TLS directory, the NSD builds, the current
+# release's cache entry) made the host's (its rb_dir).
 lab_host_paths() {
-    local rdir; rdir=$(lab_remote_dir "$1")
+    local rdir rel=(); rdir=$(lab_remote_dir "$1")
+    [ -z "${SERVER_RELEASE_DIR:-}" ] || rel=(-e "s|$SERVER_RELEASE_DIR/|$rdir/bin/release-$SERVER_RELEASE/|g")
     sed -e "s|$TB_ZONEDIR|$rdir/zones|g" -e "s|$TB_STATE/$1|$rdir/server|g" \
-        -e "s|$TB_TLS_DIR|$rdir/tls|g" -e "s|$NSD_REBUILT_DIR/|$rdir/bin/nsd-rebuilt/|g"
+        -e "s|$TB_TLS_DIR|$rdir/tls|g" -e "s|$NSD_REBUILT_DIR/|$rdir/bin/nsd-rebuilt/|g" \
+        -e "s|$NSD_RECVMMSG_DIR/|$rdir/bin/nsd-recvmmsg/|g" "${rel[@]+"${rel[@]}"}"
 }
 
-# lab_nsd_rebuilt_sum: the rebuilt NSD's programs' checksum.
-lab_nsd_rebuilt_sum() { (cd "$NSD_REBUILT_DIR" && cat nsd nsd-checkconf nsd-control | md5sum | cut -c1-16); }
+# lab_nsd_build_sum: the programs' checksum of the NSD build in use.
+lab_nsd_build_sum() { (cd "$(lab_nsd_build_dir)" && cat nsd nsd-checkconf nsd-control | md5sum | cut -c1-16); }
+
+# lab_ship_release: the current release's cache entry (SERVER_RELEASE of
+# prepared packages, make servers-current) on every server host, in
+# rb_dir/bin/release-NAME, copied over the master connection when the
+# host's MANIFEST differs and checked there against it (sha256sum) before
+# it replaces the old one.
+lab_ship_release() {
+    [ -n "$SERVER_RELEASE_DIR" ] && [ -z "${SERVER_PREFIX:-}" ] || return 0
+    local role d want have
+    want=$(cat "$SERVER_RELEASE_DIR/MANIFEST.sha256")
+    for role in "${SERVER_ROLES[@]}"; do
+        d="$(lab_remote_dir "$role")/bin/release-$SERVER_RELEASE"
+        have=$(lab_ssh "$role" "cat $(printf %q "$d/MANIFEST.sha256") 2>/dev/null") || have=""
+        [ "$have" != "$want" ] || continue
+        log "lab: copying the $SERVER_RELEASE release ($(basename "$SERVER_RELEASE_DIR")) to $role"
+        lab_ssh_opts "$role"
+        tar -C "$SERVER_RELEASE_DIR" -cf - . | "${LAB_SSH[@]}" -- "d=$(printf %q "$d"); rm -rf \$d.new && mkdir -p \$d.new && tar -C \$d.new -xf - && cd \$d.new && sha256sum -c --quiet --strict MANIFEST >/dev/null && [ \"\$(sha256sum < MANIFEST | cut -d' ' -f1)\" = \"\$(cat MANIFEST.sha256)\" ] && rm -rf \$d && mv \$d.new \$d" \
+            || die "lab: the $SERVER_RELEASE release could not be copied to $role, or its copy there does not match its MANIFEST"
+    done
+}
 
 # lab_render_tls DIR: with SERVER_TLS=yes, the testbed's CA and server
 # certificate (scripts/lib/tls.sh; the same names and addresses as on the
@@ -166,7 +208,7 @@ lab_playbook() {
     ANSIBLE_SSH_ARGS="-o ControlMaster=auto -o ControlPersist=60s" ANSIBLE_PIPELINING=True \
         ansible-playbook -i "$INVENTORY" "$RB_TOP/scripts/lab/site.yml" \
         -e "rb_top=$RB_TOP rb_render=$TB_STATE/render rb_prefix=$RB_PREFIX rb_tls=$SERVER_TLS" \
-        -e "rb_nsd_build=$NSD_BUILD rb_nsd_rebuilt=$NSD_REBUILT_DIR" "$@" > "$log" 2>&1 </dev/null || rc=$?
+        -e "rb_nsd_build=$NSD_BUILD rb_nsd_dir=$(lab_nsd_build_dir)" "$@" > "$log" 2>&1 </dev/null || rc=$?
     sed -n '/^PLAY RECAP/,$p' "$log" >&2
     [ "$rc" -eq 0 ] || die "ansible-playbook failed (exit $rc): $(grep -E 'fatal|FAILED|ERROR' "$log" | head -n 3)"
 }
@@ -182,20 +224,38 @@ lab_setup() {
     lab_validate
     mkdir -p "$TB_STATE"
     lab_render "$TB_STATE/render"
+    lab_own_programs_check
+    lab_ship_release
     lab_playbook
     log "lab-setup: $(lab_changed_total) changes (a second run changes nothing)"
 }
 
 tb_defaults_lab() { lab_apply_defaults; }
 
+# lab_check: what up would refuse, refused the same way, no host reached
+# (scripts/testbed check).
+lab_check() {
+    lab_apply_defaults
+    lab_validate
+    # SERVER_CONF against the configuration the suite would render
+    [ -n "${SERVER_CONF:-}" ] || return 0
+    local role tmp; tmp=$(mktemp -d)
+    for role in "${SERVER_ROLES[@]}"; do
+        tb_render_server_conf "$role" | lab_host_paths "$role" > "$tmp/$role.conf"
+        ( lab_own_merge "$role" "$tmp/$role.conf" ) || { rm -rf "$tmp"; exit 1; }
+    done
+    rm -rf "$tmp"
+}
+
 # lab_connect: one master connection per host, opened in parallel.
 lab_connect() {
-    local role pids=() failed=""
-    for role in "${LAB_HOSTS[@]}"; do
+    local role pids=() failed="" hosts=()
+    mapfile -t hosts < <(lab_reached_hosts)
+    for role in "${hosts[@]}"; do
         ( lab_ssh "$role" true ) & pids+=("$!")
     done
     local i=0
-    for role in "${LAB_HOSTS[@]}"; do
+    for role in "${hosts[@]}"; do
         wait "${pids[$i]}" || failed+=" $role"
         i=$((i + 1))
     done
@@ -240,12 +300,12 @@ lab_clock_check() {
 # installs them; a rebuild needs it again).
 lab_check_programs() {
     local role p want have
-    for p in tcpbench/tcpbench scripts/sampler/rbsample; do
+    for p in tcpbench/tcpbench tcpbench/rbprobe scripts/sampler/rbsample; do
         need_program "$RB_TOP/$p"
     done
-    want=$(cd "$RB_TOP" && md5sum tcpbench/tcpbench scripts/sampler/rbsample scripts/lab/rb-server | awk '{ print $1 }' | tr '\n' ' ')
-    for role in "${LAB_HOSTS[@]}"; do
-        have=$(lab_ssh "$role" "cd $(printf %q "$(lab_remote_dir "$role")")/bin 2>/dev/null && md5sum tcpbench rbsample rb-server 2>/dev/null" | awk '{ print $1 }' | tr '\n' ' ') || true
+    want=$(cd "$RB_TOP" && md5sum tcpbench/tcpbench tcpbench/rbprobe scripts/sampler/rbsample scripts/lab/rb-server | awk '{ print $1 }' | tr '\n' ' ')
+    for role in $(lab_reached_hosts); do
+        have=$(lab_ssh "$role" "cd $(printf %q "$(lab_remote_dir "$role")")/bin 2>/dev/null && md5sum tcpbench rbprobe rbsample rb-server 2>/dev/null" | awk '{ print $1 }' | tr '\n' ' ') || true
         [ "$have" = "$want" ] || die "lab: $role does not run this build's programs (or was never provisioned): run make lab-setup INVENTORY=$INVENTORY"
     done
 }
@@ -268,6 +328,8 @@ lab_up() {
     lab_clock_check "$TB_STATE/clock.json" "$LAB_CLOCK_MAX_MS"
     lab_check_programs
     lab_render "$TB_STATE/render"
+    lab_own_programs_check
+    lab_ship_release
     local role want have stale=0
     for role in "${SERVER_ROLES[@]}"; do
         want=$(cat "$TB_STATE/render/$role/server.conf" "$TB_STATE/render/$role/server.env" | md5sum | cut -c1-32)
@@ -322,10 +384,20 @@ lab_gather_facts() {
     # The version of the server software in use, read as the netns testbed
     # reads it (srv_<kind>_version_cmd and _version_sed), on every host
     # (null where it is not installed).
+    # Its build options too (status .server.release, as the netns testbed's
+    # release_status_json reads them), and on the servers the program file
+    # the daemon runs (the one its process has mapped).
     vsed="srv_${SERVER}_version_sed"; vsed=$(printf %q "${!vsed}")
-    for role in "${LAB_HOSTS[@]}"; do
+    local bsed prog bcmd run
+    bsed=$(printf %q "$(srv_var "$SERVER" build_sed)")
+    for role in $(lab_reached_hosts); do
         vcmd=$(srv "$SERVER" version_cmd | lab_host_paths "$role")
-        f=$(lab_ssh "$role" "mkdir -p $(lab_cgroup "$role") 2>/dev/null; iface=$(lab_host "$role" iface); printf '%s\n' \"\$(uname -r)\" \"\$(nproc)\" \"\$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\" \"\$(basename \"\$(readlink /sys/class/net/\$iface/device/driver 2>/dev/null)\" 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/speed 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/address)\" \"\$($vcmd 2>&1 | sed -n $vsed | head -n1)\" \"\$(hostname)\"; $(lab_checks_cmd "$role")") \
+        prog=$(srv "$SERVER" program | lab_host_paths "$role")
+        bcmd=true
+        [[ " ${SERVER_ROLES[*]} " != *" $role "* ]] || bcmd="$(printf %q "$prog") $(srv "$SERVER" build_flag)"
+        run="p=\$(cat $(printf %q "$(lab_remote_dir "$role")/server/server.pid") 2>/dev/null); [ -z \"\$p\" ] || awk -v p=/$(basename "$prog") 'substr(\$6, length(\$6) - length(p) + 1) == p { print \$6; exit }' /proc/\$p/maps 2>/dev/null"
+        # (lines 9 and 10: the build options and the program run; the host checks' after them)
+        f=$(lab_ssh "$role" "mkdir -p $(lab_cgroup "$role") 2>/dev/null; iface=$(lab_host "$role" iface); printf '%s\n' \"\$(uname -r)\" \"\$(nproc)\" \"\$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)\" \"\$(basename \"\$(readlink /sys/class/net/\$iface/device/driver 2>/dev/null)\" 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/speed 2>/dev/null)\" \"\$(cat /sys/class/net/\$iface/address)\" \"\$($vcmd 2>&1 | sed -n $vsed | head -n1)\" \"\$(hostname)\" \"\$($bcmd 2>&1 | sed -n $bsed | head -n1)\" \"\$($run)\"; $(lab_checks_cmd "$role")") \
             || die "lab: cannot read facts from $role"
         local t ts=() i
         lab_ssh_opts "$role"
@@ -338,8 +410,10 @@ lab_gather_facts() {
             {role:$r, hostname:$v[7], kernel:$v[0], cpus:($v[1] | tonumber? // null), cpu_model:$v[2],
              nic:{driver:(if $v[3] == "" then null else $v[3] end), speed_mbit:($v[4] | tonumber? // null), mac:$v[5]},
              daemon_version:(if $v[6] == "" then null else $v[6] end),
+             daemon_build_options:(if ($v[8] // "") == "" then null else $v[8] end),
+             daemon_running:(if ($v[9] // "") == "" then null else $v[9] end),
              ssh_call_us:{median:($ts | sort | .[2]), samples:$ts},
-             checks:host_checks($r; $v[8:] | checks_facts; $ctx[$r])}')")
+             checks:host_checks($r; $v[10:] | checks_facts; $ctx[$r])}')")
     done
     [ ! -f "$TB_STATE/facts.json" ] || mv "$TB_STATE/facts.json" "$TB_STATE/facts.before.json"
     printf '%s\n' "${all[@]}" | jq -s --slurpfile c "$TB_STATE/clock.json" \

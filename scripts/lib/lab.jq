@@ -82,6 +82,9 @@ def inventory_normalise($inv; $sha):
   ($hv["router"] // error("inventory \($inv): no router (group devices, host router)")) as $r |
   ($hv["switch"] // error("inventory \($inv): no switch (group devices, host switch)")) as $s |
   ($hv["player1"]) as $any |
+  # (a probe host's source block is optional: both families or neither)
+  (if ($managed | index("probe")) and ((($hv.probe.rb_block4 // "") == "") != (($hv.probe.rb_block6 // "") == ""))
+   then error("inventory \($inv): host probe has one of rb_block4 and rb_block6 but not the other (its source block: both families, or neither)") else . end) |
   {inventory: $inv, sha: $sha, players: $players,
    service4: ($any.rb_service4 // error("inventory \($inv): no rb_service4 (the service address)")),
    service6: ($any.rb_service6 // error("inventory \($inv): no rb_service6")),
@@ -188,9 +191,14 @@ def lab_status($a):
    cgroups:"\($a.lab.hosts.server1.cgroup | rtrimstr("/server1"))/ROLE on each host",
    service:{ipv4:$a.s4, ipv6:$a.s6},
    server:({kind:$a.kind, name:$a.name, version:$h.server1.daemon_version, program:$a.prog,
-            # a lab's hosts run Debian 12's packages (lab_validate_server)
-            release:{name:"debian12", version:$h.server1.daemon_version, source:"debian bookworm package on the lab's hosts",
-                     build_options:null, running:null},
+            # what server1 runs, read on it at up (lab_gather_facts): a
+            # release's packages, an NSD build or the operator's own build
+            # (name "own": SERVER_PREFIX, with SERVER_CONF merged when given)
+            release:({name:$a.rname, version:$h.server1.daemon_version, source:$a.rsrc,
+                      build_options:($h.server1.daemon_build_options // null), running:($h.server1.daemon_running // null)}
+                     + (if $a.rname == "own" or $a.sconf != "" then
+                          {prefix:(if $a.sprefix == "" then null else $a.sprefix end),
+                           conf:(if $a.sconf == "" then null else {file:$a.sconf, md5_16:$a.sconf_md5} end)} else {} end)),
             workers:$a.sc, tcp_clients:$a.tc, tcp_timeout_s:$a.tt, minimal_responses:$a.minimal, udp_answer_max:$a.edns,
             listen_backlog:$a.backlog, listen_backlog_measured:($a.btsv | backlogs_from_tsv),
             # tls.ca_file is on this machine: exec carries it to a player.

@@ -15,7 +15,8 @@
 #                            the testbed command line's backend (scripts/testbed)
 #
 # This file holds the inventory, SSH and exec; its parts, sourced at its
-# end: lab-up.sh (up, down, setup), lab-snmp.sh (the devices' SNMP access),
+# end: lab-up.sh (up, down, setup), lab-own.sh (the operator's own server
+# build and configuration), lab-snmp.sh (the devices' SNMP access),
 # lab-checks.sh (the hosts' checks at up), lab-measure.sh (what experiments
 # read), lab-status.sh (status, capture points, teardown).
 #
@@ -119,9 +120,18 @@ lab_player_block6() { case $1 in player*) lab_addr_field "$1" 5 ;; *) return 1 ;
 # lab_victim_block4 / 6: the sink's victim block (rb_victim_block4/6), or exit 1.
 lab_victim_block4() { lab_addr_field "$(lab_role_host sink)" 4; }
 lab_victim_block6() { lab_addr_field "$(lab_role_host sink)" 5; }
+# lab_probe_block4, lab_probe_block6: the probe host's source block, when
+# the inventory gives it one (rb_block4, rb_block6; the router routes it to
+# the probe host); exit 1 otherwise (it sends from its own address).
+lab_probe_block4() { lab_role_host probe >/dev/null && lab_addr_field probe 4; }
+lab_probe_block6() { lab_role_host probe >/dev/null && lab_addr_field probe 5; }
 
 # lab_host ROLE FIELD: a field of a managed host's description.
 lab_host() { [ -n "${LAB_F[$1.$2]+x}" ] || return 1; printf '%s\n' "${LAB_F[$1.$2]}"; }
+
+# lab_reached_hosts: the hosts `up` reaches, checks and records (LAB_HOSTS,
+# and the probe host when the inventory has one), one a line.
+lab_reached_hosts() { printf '%s\n' "${LAB_HOSTS[@]}"; lab_role_host probe 2>/dev/null || true; }
 
 lab_is_host() { [[ " ${LAB_HOSTS[*]} " == *" $1 "* ]] || { [[ $1 == probe || $1 == sink ]] && lab_role_host "$1" >/dev/null; }; }
 
@@ -231,7 +241,11 @@ lab_local_path() {
 # first (rb_dir/run/stage, once per content); a path in an existing
 # directory that names no file yet is an output: written on the host and
 # fetched back to the path when the command ends. Standard input is not
-# forwarded.
+# forwarded. A SIGTERM or SIGINT to this process reaches CMD on the host as
+# a SIGTERM (as on the netns backend, where the signal reaches CMD itself),
+# and the outputs are still fetched once CMD has ended; RB_EXEC_PIDFILE=FILE
+# (a file of this machine) gets the host's pid of CMD once it runs (the
+# probe waits for it before the load starts: scripts/lib/probe.sh).
 lab_exec() {
     local role=$1; shift
     [ "$role" != probe ] || lab_role_host probe >/dev/null \
@@ -260,10 +274,40 @@ lab_exec() {
             args+=("$a")
         fi
     done
-    local cg cpus rc=0 i
+    local cg cpus rc=0 i spid rpidf="$dir/run/out/$$-$BASHPID.pid" sig=0 rpid=""
     cg=$(lab_cgroup "$role")
     cpus=$(lab_host "$role" cpus)
-    lab_ssh "$role" "mkdir -p $(printf %q "$dir/run/out") && { mkdir -p $cg 2>/dev/null && echo \$\$ > $cg/cgroup.procs 2>/dev/null || true; } && exec taskset -c $cpus $(lab_quote "${args[@]}")" || rc=$?
+    # ssh in the background, so that a signal is handled while it runs
+    # (bash runs a trap only once its foreground child has exited), and in
+    # a session of its own: a Ctrl-C to the caller's process group would
+    # end it (ssh's multiplexing client exits at SIGINT) and leave the
+    # host's command running to its own bound, not stopped.
+    trap 'sig=$((sig + 1))' TERM INT
+    # (the pid file stays: removing it would cost a round trip per exec; the
+    # next exec removes those older than any command's bound, 2 hours)
+    lab_ssh_opts "$role"
+    setsid "${LAB_SSH[@]}" -n -- "mkdir -p $(printf %q "$dir/run/out") && { find $(printf %q "$dir/run/out") -maxdepth 1 -name '*.pid' -mmin +120 -delete 2>/dev/null; mkdir -p $cg 2>/dev/null && echo \$\$ > $cg/cgroup.procs 2>/dev/null || true; } && echo \$\$ > $(printf %q "$rpidf") && exec taskset -c $cpus $(lab_quote "${args[@]}")" &
+    spid=$!
+    [ -z "${RB_EXEC_PIDFILE:-}" ] || lab_exec_pid "$role" "$rpidf" "$spid" "$RB_EXEC_PIDFILE"
+    local sent=0
+    while :; do
+        rc=0; wait "$spid" || rc=$?
+        kill -0 "$spid" 2>/dev/null || break
+        # A signal came (wait returned early): SIGTERM to CMD on the host,
+        # once per signal received (a second cuts rbprobe's wait short).
+        while [ "$sent" -lt "$sig" ]; do
+            [ -n "$rpid" ] || rpid=$(lab_ssh "$role" "cat $(printf %q "$rpidf") 2>/dev/null") || rpid=""
+            [[ $rpid =~ ^[0-9]+$ ]] && lab_ssh "$role" "kill -TERM $rpid 2>/dev/null" || true
+            sent=$((sent + 1))
+        done
+    done
+    # A signal that came as ssh ended: CMD stopped on the host all the same,
+    # and waited for (its outputs complete before they are fetched).
+    if [ "$sent" -lt "$sig" ]; then
+        [ -n "$rpid" ] || rpid=$(lab_ssh "$role" "cat $(printf %q "$rpidf") 2>/dev/null") || rpid=""
+        [[ ! $rpid =~ ^[0-9]+$ ]] || lab_ssh "$role" "$(lab_remote_stop_cmd "$rpid")" || true
+    fi
+    trap - TERM INT
     for i in "${!outs_r[@]}"; do
         if lab_ssh "$role" "test -f $(printf %q "${outs_r[$i]}")"; then
             lab_pull "$role" "${outs_r[$i]}" "${outs_l[$i]}" || warn "exec: cannot fetch ${outs_l[$i]} from $role"
@@ -273,7 +317,22 @@ lab_exec() {
     return "$rc"
 }
 
+# lab_exec_pid ROLE RPIDF SSH_PID FILE: FILE gets the host's pid of the
+# command lab_exec started (RPIDF on the host) once it is there (5 s bound;
+# nothing when the command ended first).
+lab_exec_pid() {
+    local i p
+    for ((i = 0; i < 100; i++)); do
+        p=$(lab_ssh "$1" "cat $(printf %q "$2") 2>/dev/null") || p=""
+        if [[ $p =~ ^[0-9]+$ ]]; then echo "$p" > "$4.tmp.$$" && mv "$4.tmp.$$" "$4"; return 0; fi
+        kill -0 "$3" 2>/dev/null || return 0
+        sleep 0.05
+    done
+}
+
 . "$RB_TOP/scripts/lib/lab-up.sh"
+
+. "$RB_TOP/scripts/lib/lab-own.sh"
 
 . "$RB_TOP/scripts/lib/lab-snmp.sh"
 

@@ -27,10 +27,36 @@ def probe_router_count($before; $after):
   if d("probe_udp_queries") == null then null
   else {udp_queries: d("probe_udp_queries"), tcp_syns: d("probe_tcp_syns")} end;
 
+# probe_servers_count($before; $after): the probe's queries and connections
+# the two servers received between two `scripts/testbed counters` objects
+# (their probe_udp_in and probe_tcp_syns counters, summed), where the
+# router has no counters of its own (a lab's router is a device); null
+# where the servers have none.
+def probe_servers_count($before; $after):
+  def d($s; $k): ($after[$s][$k].packets // null) as $b | ($before[$s][$k].packets // null) as $a
+    | if $a == null or $b == null then null else $b - $a end;
+  if d("server1"; "probe_udp_in") == null or d("server2"; "probe_udp_in") == null then null
+  else {udp_queries: (d("server1"; "probe_udp_in") + d("server2"; "probe_udp_in")),
+        tcp_syns: ((d("server1"; "probe_tcp_syns") // 0) + (d("server2"; "probe_tcp_syns") // 0))} end;
+
+# probe_counted($before; $after): what to add to the probe's result: its
+# queries as the router counted them, else as the servers did.
+def probe_counted($before; $after):
+  probe_router_count($before; $after) as $r
+  | if $r != null then {counted_at_router: $r}
+    else probe_servers_count($before; $after) as $s | if $s != null then {counted_at_servers: $s} else {} end end;
+
+# probe_counted_where: who counted the probe's queries: the router, the
+# servers, or the probe itself (its own count: nothing else did).
+def probe_counted_where:
+  if .counted_at_router != null then "router" elif .counted_at_servers != null then "servers" else "probe" end;
+
 # probe_queries: the probe's queries, as the router counted them where it
-# did (the work where it happens), else as the probe says.
+# did (the work where it happens), else as the servers did (a lab), else
+# as the probe says.
 def probe_queries:
-  if .counted_at_router != null then (.counted_at_router.udp_queries // 0) + (.counted_at_router.tcp_syns // 0)
+  (.counted_at_router // .counted_at_servers) as $c
+  | if $c != null then ($c.udp_queries // 0) + ($c.tcp_syns // 0)
   else probe_sent_total end;
 
 # probe_point($offered; $rep; $load; $proto): one point of the block from
@@ -49,7 +75,7 @@ def probe_point($offered; $rep; $load; $proto):
   probe_raw_checked
   | if . == null then {offered: $offered, rep: $rep, load_queries: $load, probe_queries: null, share: null, udp: null, tcp: null}
     else {offered: $offered, rep: $rep, load_queries: $load, probe_queries: probe_queries, probe_sent: probe_sent_total,
-          probe_counted_by: (if .counted_at_router != null then "router" else "probe" end),
+          probe_counted_by: probe_counted_where,
           share: frac(.[$proto].rate // 0; $offered), share_all: frac((.udp.rate // 0) + (.tcp.rate // 0); $offered),
           udp: (.udp | probe_protocol), tcp: (.tcp | probe_protocol)}
     end;

@@ -20,9 +20,13 @@
 #
 # The service address is the family's (FAMILY=6: SERVICE6); the shell
 # checks it with the target guard (target.sh) and rbprobe again itself.
-# A lab runs no probe yet (PROBE off, with a warning): its probe role is
-# the inventory's probe host (lab_role_host, scripts/lib/lab.sh), but make
-# lab-setup does not install rbprobe there.
+# On a lab the probe role is the inventory's probe host (lab_role_host,
+# scripts/lib/lab.sh; make lab-setup installs rbprobe there): rbprobe runs
+# there over SSH, stopped by a SIGTERM to its `testbed exec` (which the lab
+# backend passes on to the host), its JSON fetched back when it ends. A lab
+# without a probe host has no probe: PROBE=on given by the user is refused
+# (probe_settings), the default is turned off with one warning naming the
+# inventory line to add.
 #
 # Source after common.sh, topology.sh, settings.sh and target.sh; TESTBED
 # names scripts/testbed.
@@ -38,17 +42,22 @@ PROBE_LOG=""            # and its messages
 PROBE_ARGS=()           # rbprobe's options (probe_args)
 
 probe_settings() {
+    local given=${PROBE:-}
     settings_fill_defaults "$PROBE_SETTINGS_TABLE" '(.name | startswith("PROBE"))'
     [ -n "${PROBE_IDLE_S:-}" ] || PROBE_IDLE_S=$(settings_get "$PROBE_SETTINGS_TABLE" PROBE_IDLE_S)
     settings_check_all "$PROBE_SETTINGS_TABLE" '(.name | startswith("PROBE"))'
-    # A lab: the probe's host is the inventory's probe host (lab_role_host),
-    # but make lab-setup does not install rbprobe yet and probe_stop could
-    # not signal it behind ssh: no probe there, said once.
-    if [ "$PROBE" = on ] && [ "${BACKEND:-netns}" = lab ]; then
-        warn "PROBE=on: the lab backend runs no probe yet (rbprobe is not installed on a lab's hosts; docs/probe.md)"
-        PROBE=off
-    fi
+    [ "$PROBE" = on ] && probe_lab && ! lab_role_host probe >/dev/null 2>&1 || return 0
+    # A lab without a probe host: PROBE=on asked for is refused before
+    # anything starts; the default (on) is turned off, said once.
+    local add="add host probe to group probes in inventory $INVENTORY (the listener's host variables, its own test address; docs/real-lab.md)"
+    [ "$given" != on ] || die "PROBE=on: the lab has no probe host: $add, or PROBE=off"
+    warn "the lab has no probe host, so this run has no RSSAC047 probe (PROBE off; its summaries carry \"probe\": null): $add"
+    PROBE=off
 }
+
+# probe_lab: the testbed is a lab (BACKEND=lab): rbprobe runs on its probe
+# host over SSH.
+probe_lab() { [ "${BACKEND:-netns}" = lab ]; }
 
 probe_on() { [ "${PROBE:-on}" = on ]; }
 
@@ -108,11 +117,18 @@ probe_start() {
     PROBE_LOG="$dir/$name.log"
     pidf="$dir/.$name.pid"
     rm -f "$PROBE_JSON" "$pidf"
-    # The pid file names rbprobe itself (bash execs it), for probe_stop's signal.
-    # shellcheck disable=SC2016
-    "$TESTBED" exec probe -- bash -c 'echo $$ > "$1"; shift; exec "$@"' probe "$pidf" \
-        "$PROBE_BIN" "${PROBE_ARGS[@]}" --until-signal --max-duration "$PROBE_MAX_DURATION_S" --stop-wait-ms "$PROBE_STOP_WAIT_MS" \
-        --json "$PROBE_JSON" > "$PROBE_LOG" 2>&1 &
+    local run=("$PROBE_BIN" "${PROBE_ARGS[@]}" --until-signal --max-duration "$PROBE_MAX_DURATION_S"
+               --stop-wait-ms "$PROBE_STOP_WAIT_MS" --json "$PROBE_JSON")
+    if probe_lab; then
+        # The pid file gets the host's pid once rbprobe runs there (lab_exec,
+        # RB_EXEC_PIDFILE); probe_stop signals the local `testbed exec`,
+        # which passes the SIGTERM on to the host.
+        RB_EXEC_PIDFILE=$pidf "$TESTBED" exec probe -- "${run[@]}" > "$PROBE_LOG" 2>&1 &
+    else
+        # The pid file names rbprobe itself (bash execs it), for probe_stop's signal.
+        # shellcheck disable=SC2016
+        "$TESTBED" exec probe -- bash -c 'echo $$ > "$1"; shift; exec "$@"' probe "$pidf" "${run[@]}" > "$PROBE_LOG" 2>&1 &
+    fi
     PROBE_EXEC_PID=$!
     PROBE_PID=""
     for ((i = 0; i < 250; i++)); do
@@ -121,6 +137,7 @@ probe_start() {
         sleep 0.02
     done
     rm -f "$pidf"
+    ! probe_lab || [ -z "$PROBE_PID" ] || PROBE_PID=$PROBE_EXEC_PID
     [ -n "$PROBE_PID" ] || die "probe_start: rbprobe did not start: $(tail -n 3 "$PROBE_LOG" | tr '\n' ' ')"
 }
 
@@ -167,6 +184,15 @@ probe_idle() {
 # stopping on an error or a signal).
 probe_discard() {
     [ -n "${PROBE_EXEC_PID:-}" ] || return 0
+    local i
+    # On a lab a SIGKILL would end only the local side: two SIGTERMs reach
+    # rbprobe on its host (the second cuts its wait to 1 s), then a bounded wait.
+    if probe_lab; then
+        kill -TERM "$PROBE_EXEC_PID" 2>/dev/null || true
+        sleep 0.1
+        kill -TERM "$PROBE_EXEC_PID" 2>/dev/null || true
+        for ((i = 0; i < 30; i++)); do kill -0 "$PROBE_EXEC_PID" 2>/dev/null || break; sleep 0.1; done
+    fi
     kill -KILL ${PROBE_PID:+"$PROBE_PID"} "$PROBE_EXEC_PID" 2>/dev/null || true
     wait "$PROBE_EXEC_PID" 2>/dev/null || true
     PROBE_EXEC_PID="" PROBE_PID=""

@@ -96,8 +96,12 @@ release_check_prepared() {
 }
 
 # release_program PROG HOSTPATH: the program PROG of SERVER_RELEASE
-# (default debian12): HOSTPATH for the host's own, else the entry's bin/PROG.
+# (default debian12): HOSTPATH for the host's own, else the entry's bin/PROG;
+# with SERVER_PREFIX (a lab's own build, scripts/lib/lab-own.sh) the
+# prefix's, where make install puts it as Debian's package does under /usr
+# (HOSTPATH /usr/sbin/nsd: PREFIX/sbin/nsd).
 release_program() {
+    if [ -n "${SERVER_PREFIX:-}" ]; then echo "$SERVER_PREFIX/${2#/usr/}"; return 0; fi
     [ "${RELEASE_SELECTED:-}" = "${SERVER_RELEASE:-$RELEASE_HOST}" ] || release_select "${SERVER_RELEASE:-$RELEASE_HOST}"
     if [ -z "$SERVER_RELEASE_DIR" ]; then echo "$2"; else echo "$SERVER_RELEASE_DIR/bin/$1"; fi
 }

@@ -85,6 +85,22 @@ tb_validate_config() {
     tb_check_cpu_budget
     [ "$SERVER_TLS" = no ] || srv "$SERVER" tls_check
     [ "$SERVER_QUIC" = no ] || srv "$SERVER" quic_check
+    [ -z "${SERVER_PREFIX:-}" ] && [ -z "${SERVER_CONF:-}" ] \
+        || die "SERVER_PREFIX and SERVER_CONF are a lab's settings (the operator's own build and configuration on its server hosts: BACKEND=lab, docs/real-lab.md); the namespace testbed runs the releases of scripts/servers/releases.json"
+    tb_check_server_build
+    [ "$SERVER_XDP" = no ] || tb_xdp_check
+    srv "$SERVER" backlog_check "$SERVER_BACKLOG"
+    tb_defences_check
+    local prog; prog=$(srv "$SERVER" program)
+    [ -x "$prog" ] || die "missing $prog (SERVER=$SERVER, Debian package $(srv "$SERVER" packages)): run make deps"
+    TB_ZONEDIR=$(tb_zone_dir)
+}
+
+# tb_check_server_build: which NSD build goes with which release (both
+# backends): the rebuilt NSD (for its backlog) beside Debian 12's packages,
+# the recvmmsg build (NSD 4.12 with one option changed) beside the current
+# release's, whose packaged NSD is its control; a prepared release whole.
+tb_check_server_build() {
     [ "$SERVER" = nsd ] || [ "$NSD_BUILD" = debian ] || die "NSD_BUILD=$NSD_BUILD applies to SERVER=nsd only (SERVER=$SERVER)"
     [ "$NSD_BUILD" != rebuilt ] || [ "$SERVER_RELEASE" = "$RELEASE_HOST" ] \
         || die "NSD_BUILD=$NSD_BUILD (NSD $NSD_UPSTREAM_VERSION rebuilt for its listen backlog) is a build of its own: SERVER_RELEASE=$SERVER_RELEASE runs its release's packaged NSD (NSD_BUILD=debian, backlog 256)"
@@ -93,12 +109,6 @@ tb_validate_config() {
     [ "$NSD_BUILD" != recvmmsg ] || [ "$SERVER_RELEASE" = current ] \
         || die "NSD_BUILD=recvmmsg is NSD $NSD_UPSTREAM_VERSION, the current release's NSD built with --enable-recvmmsg: use it with SERVER_RELEASE=current (its packaged NSD, NSD_BUILD=debian, is the control), not SERVER_RELEASE=$SERVER_RELEASE"
     release_check_prepared "$SERVER_RELEASE"
-    [ "$SERVER_XDP" = no ] || tb_xdp_check
-    srv "$SERVER" backlog_check "$SERVER_BACKLOG"
-    tb_defences_check
-    local prog; prog=$(srv "$SERVER" program)
-    [ -x "$prog" ] || die "missing $prog (SERVER=$SERVER, Debian package $(srv "$SERVER" packages)): run make deps"
-    TB_ZONEDIR=$(tb_zone_dir)
 }
 
 # tb_zone_dir: the directory of zone files the servers serve. ZONE_DIR
@@ -182,9 +192,13 @@ tb_counters_ruleset() {
     # router's names): the first SYNs to port 53 (not the probe's) and the
     # queries in the Listener's name (a trace replayed from a player) that
     # reach the server, and the UDP answers it sends out of its NIC (not
-    # up's own dig over lo) to anyone but the Listener and the probe. Not
-    # on the namespace testbed's servers, whose router counts these (no
-    # rule more per packet on the CPU measured there).
+    # up's own dig over lo) to anyone but the Listener and the probe. The
+    # RSSAC047 probe's queries and connections (from its address and its
+    # block) are counted apart, in probe_udp_in and probe_tcp_syns (and in
+    # dns_udp_in, dns_tcp_in; probe-sweep.jq, probe_servers_count); a lab
+    # without a probe host has none. Not on the namespace testbed's
+    # servers, whose router counts all of these (no rule more per packet
+    # on the CPU measured there).
     server|server-lab)
         local rules=("ip daddr $SERVICE4 udp dport 53 counter name dns_udp_in"
                      "ip6 daddr $SERVICE6 udp dport 53 counter name dns_udp_in"
@@ -192,13 +206,22 @@ tb_counters_ruleset() {
                      "ip6 daddr $SERVICE6 tcp dport 53 counter name dns_tcp_in"
                      "udp dport 9 counter name sink drop")
         if [ "$1" = server ]; then tb_counters_table input dns_udp_in dns_tcp_in sink -- "${rules[@]}"; return; fi
-        local l4 l6 o4 o6
+        local l4 l6 o4 o6 p4="" p6="" pr=() pc=() syn="tcp dport 53 tcp flags & (syn | ack) == syn"
         l4=$(role_addr4 listener); l6=$(role_addr6 listener)
-        # (a lab without a probe host: the Listener alone)
-        o4="{ $l4$(role_addr4 probe 2>/dev/null | sed 's/^/, /' || true) }"; o6="{ $l6$(role_addr6 probe 2>/dev/null | sed 's/^/, /' || true) }"
-        tb_counters_table input dns_udp_in dns_tcp_in sink dns_tcp_syns trace_udp_queries dns_udp_answers -- "${rules[@]}" \
-        "ip saddr != $o4 tcp dport 53 tcp flags & (syn | ack) == syn counter name dns_tcp_syns" \
-        "ip6 saddr != $o6 tcp dport 53 tcp flags & (syn | ack) == syn counter name dns_tcp_syns" \
+        if p4=$(role_addr4 probe 2>/dev/null) && p6=$(role_addr6 probe 2>/dev/null); then
+            p4="$p4$(probe_block4 2>/dev/null | sed 's/^/, /' || true)"; p6="$p6$(probe_block6 2>/dev/null | sed 's/^/, /' || true)"
+            pc=(probe_udp_in probe_tcp_syns)
+            pr=("ip saddr { $p4 } udp dport 53 counter name probe_udp_in" "ip6 saddr { $p6 } udp dport 53 counter name probe_udp_in"
+                "ip saddr { $p4 } $syn counter name probe_tcp_syns" "ip6 saddr { $p6 } $syn counter name probe_tcp_syns")
+            o4="{ $l4, $p4 }"; o6="{ $l6, $p6 }"
+        else
+            # (a lab without a probe host: the Listener alone)
+            o4="{ $l4 }"; o6="{ $l6 }"
+        fi
+        tb_counters_table input dns_udp_in dns_tcp_in "${pc[@]+"${pc[@]}"}" sink dns_tcp_syns trace_udp_queries dns_udp_answers -- \
+        "${pr[@]+"${pr[@]}"}" "${rules[@]}" \
+        "ip saddr != $o4 $syn counter name dns_tcp_syns" \
+        "ip6 saddr != $o6 $syn counter name dns_tcp_syns" \
         "ip saddr $l4 udp dport 53 counter name trace_udp_queries" \
         "ip6 saddr $l6 udp dport 53 counter name trace_udp_queries" \
         "hook output" \

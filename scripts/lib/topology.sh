@@ -101,7 +101,8 @@ player_block6() {
 }
 
 # probe_block4 / probe_block6: the probe's source addresses (AnyIP, like a
-# player's block); none on a lab (its probe host sends from its address).
+# player's block); on a lab the probe host's rb_block4/6, when it has them
+# (else it sends from its own address).
 probe_block4() { echo 198.18.8.0/28; }
 probe_block6() { echo 2001:2:0:8::/124; }
 
@@ -152,8 +153,8 @@ case $BACKEND in
         role_addr6() { lab_role_addr6 "$1"; }
         player_block4() { lab_player_block4 "$1"; }
         player_block6() { lab_player_block6 "$1"; }
-        probe_block4() { return 1; }
-        probe_block6() { return 1; }
+        probe_block4() { lab_probe_block4; }
+        probe_block6() { lab_probe_block6; }
         victim_block4() { lab_victim_block4; }
         victim_block6() { lab_victim_block6; }
         collateral_block4() { return 1; }

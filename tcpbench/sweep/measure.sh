@@ -40,7 +40,8 @@ run_once() {
     local w="$WORK/run"; rm -rf "$w"; mkdir -p "$w"
     "$TESTBED" server-stats > "$w/stats-before.json"
     budget_stat > "$w/budget-before.json"
-    # the router's counters: what kxdpgun sent, and the probe's own queries
+    # the counters: what kxdpgun sent (the router's), and the probe's own
+    # queries (the router's, or on a lab the servers')
     local counted=0; [ "$TCP_GENERATOR" != kxdpgun ] && ! probe_on || counted=1
     [ "$counted" = 0 ] || "$TESTBED" counters > "$w/counters-before.json"
     # The players start once the sampler has its baseline sample; lead is
@@ -94,7 +95,7 @@ run_once() {
     budget_stat > "$w/budget-after.json"
     [ "$counted" = 0 ] || "$TESTBED" counters > "$w/counters-after.json"
     [ "$TCP_GENERATOR" != kxdpgun ] || kxg_tcp_results "$w" "$cfg" "$total" "$i"
-    [ "$counted" = 0 ] || probe_counted_at_router "$w/probe.json" "$(cat "$w/counters-before.json")" "$(cat "$w/counters-after.json")"
+    [ "$counted" = 0 ] || probe_counted "$w/probe.json" "$(cat "$w/counters-before.json")" "$(cat "$w/counters-after.json")"
     # A server daemon killed or crashed during the run: the run is an
     # error with that cause (point.jq), never a capacity measurement.
     exp_servers_down $(config_servers "$cfg") | jq -R . | jq -s -c . > "$w/down.json"

@@ -162,7 +162,7 @@ measure_point() {
         charge_stop "$WORK"
         servers_alive "$rate"
         c1=$(counters_snapshot)
-        probe_counted_at_router "$EXP_DIR/probe/$(point_stem "$rate" "$k").json" "$c0" "$c1"
+        probe_counted "$EXP_DIR/probe/$(point_stem "$rate" "$k").json" "$c0" "$c1"
         [ "$UDP_GENERATOR" != kxdpgun ] || sent_at_router "$rate" "$c0" "$c1"
         mkdir -p "$EXP_DIR/samples"
         sample="$EXP_DIR/samples/$(point_stem "$rate" "$k").json"
