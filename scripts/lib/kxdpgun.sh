@@ -117,13 +117,20 @@ kxg_query_file() {
 KXG_LEAD_S=1.1
 kxg_window() { awk -v s="$1" -v l="$KXG_LEAD_S" 'BEGIN { print s + l }'; }
 
+# (the generator is the release's, never the operator's own server build:
+# SERVER_PREFIX names the servers' programs)
 kxg_program() {
     local rel=${KXG_RELEASE:-${SERVER_RELEASE:-debian12}}
     if [ "$rel" = debian12 ]; then command -v kxdpgun || echo kxdpgun
-    else SERVER_RELEASE=$rel release_program kxdpgun /usr/sbin/kxdpgun; fi
+    else SERVER_PREFIX="" SERVER_RELEASE=$rel release_program kxdpgun /usr/sbin/kxdpgun; fi
 }
 # 3.2: "kxdpgun (Knot DNS), version 3.2.6"; 3.4: "kxdpgun, Knot DNS 3.4.6".
-kxg_version() { "$(kxg_program)" -V 2>&1 | sed -n '1s/^kxdpgun\( (Knot DNS), version\|, Knot DNS\) /kxdpgun /p'; }
+kxg_version() {
+    local prog
+    prog=$(kxg_program)
+    command -v "$prog" >/dev/null || die "kxdpgun not found ($prog): run make deps (Debian package knot-dnsutils), or make servers-current for SERVER_RELEASE=current"
+    "$prog" -V 2>&1 | sed -n '1s/^kxdpgun\( (Knot DNS), version\|, Knot DNS\) /kxdpgun /p'
+}
 
 kxg_run() {
     local role=$1 target=$2 sources=$3 rate=$4 secs=$5 qfile=$6 out=$7 proto=${8:-udp} iface limit mode=() prog
