@@ -34,7 +34,7 @@ step_generator_started() {
 # answers per prefix, so this is the question whose answers it limits.
 step_collateral_start() {
     [ "$ATTACK_COLLATERAL" = on ] && probe_on || return 0
-    local src; src=$(collateral_block4)
+    local src; src=$(collateral_block4) || die "the collateral client has no source block on BACKEND=${BACKEND:-netns}"
     target_guard "$src"
     "$TESTBED" exec probe -- "$PROBE_BIN" --source "$src" --server "$SERVICE4" --udp-rate "$ATTACK_PROBE_RATE" --tcp-rate 0 \
         --qtype DNSKEY --edns 1232 --do --timeout-ms "$PROBE_TIMEOUT_MS" --quiet --duration "$2" --stop-wait-ms "$PROBE_STOP_WAIT_MS" \
