@@ -40,7 +40,8 @@ def lab_section($src):
   | "<h3>The lab</h3>"
   + "<p>Each role ran on a host of its own, reached over SSH (one multiplexed connection per host; the cost of one call over it, measured when the testbed "
     + "came up, is a column below); the router and the switch are the lab's devices, described by its inventory and not configured by rootbench. The "
-    + "hosts' facts were gathered from the hosts when the testbed came up, with each one's clock against the driving machine's (up refuses a host too far off: its players start at one time of their own clocks).</p>"
+    + "hosts' facts were gathered from the hosts when the testbed came up, with each one's clock against the driving machine's "
+    + "(up refuses a host too far off: its players start at one time of their own clocks).</p>"
   + "<table class=\"kv\">"
   + kv_row("inventory"; tv($src; ["inventory"]))
   + kv_row("ranges the lab declares as its own";

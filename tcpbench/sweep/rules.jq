@@ -29,16 +29,20 @@ def round1: . * 10 | round / 10;
 def round3: . * 1000 | round / 1000;
 
 # server_shortfall: a generator-limited point whose generator fell short
-# because the server failed: at least 0.1 % of the connections it did
+# because the server failed: its only complaint is that it found no free
+# connection slot (tcpbench's "pool exhausted": failing connections are
+# held to their timeout, so a generator with a bounded number in flight
+# falls behind its schedule), at least 0.1 % of the connections it did
 # begin failed, and the first layer that lost them is the server's (its
-# ring, backlog, accept queue or sockets). Failing connections are held to
-# their timeout, so a generator with a bounded number in flight falls
-# behind its schedule; whatever held it back, what it did send already
-# found the server's knee (the knee is no higher than this point).
+# ring, backlog, accept queue or sockets): what it did send already found
+# the server's knee (the knee is no higher than this point). A generator
+# that started late (starved, its own CPU) or one without slots (kxdpgun)
+# keeps its limit: the bursts it sends after a stall are its own.
 # Such a point counts as valid; its verdict is the server's, with the
 # shortfall named.
 def server_shortfall:
   .status == "generator_limited" and (.fail_ratio // 0) >= 0.001
+  and ((.generator.invalid_reasons // []) | length > 0 and all(.[]; startswith("pool exhausted")))
   and ((first_loss_layer(null) // {owner: null}).owner == "server");
 
 def point_valid: .status == "ok" or server_shortfall;
@@ -149,9 +153,9 @@ def accept_queue_cause($settings):
 # shortfall does not hide the server's knee.
 def shortfall_words:
   if server_shortfall then
-    "; the generator fell short of the rate asked (\((.generator.invalid_reasons // []) | join("; "))), but the server lost connections "
-      + "at its own layer at the rate that did arrive (failing connections are held to their timeout, which holds a generator back), so the "
-      + "knee is no higher than this point"
+    "; the generator fell short of the rate asked (\((.generator.invalid_reasons // []) | join("; "))): its slots were held by the "
+      + "connections the server failed, to their timeout, and the server lost connections at its own layer at the rate that did arrive, so "
+      + "the knee is no higher than this point"
   else "" end;
 
 # verdict_at($below; $settings): the verdict of a failing point.

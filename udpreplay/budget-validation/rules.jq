@@ -137,10 +137,12 @@ def reconcile:
                                    mechanism: ([$whole[] | .verdict_mechanism] | unique | join(", "))}
      else {kind: "bound", rate: $dq.median, min: $dq.min, max: $dq.max, caused_by: ($why | map(. // "unknown") | join(", "))} end) as $d
   | ([$whole[] | .demand.per_cpu_qps | numbers] | repeat_spread) as $sd
-  | {rule: "a projected figure (service demand, a CPU budget) may be quoted only within \(agreement_limit * 100) % of the direct figure; against a bound, a figure below it disagrees and one above it is not validated",
+  | {rule: ("a projected figure (service demand, a CPU budget) may be quoted only within \(agreement_limit * 100) % of the direct figure; "
+            + "against a bound, a figure below it disagrees and one above it is not validated"),
      direct: ($d + {budget: ($whole[0].budget // null)}),
      methods: ([{method: "service demand (slope) at a whole CPU", figure: $sd.median, runs: $sd.n,
-                 why: (if ($whole | length) == 0 then "no run at a whole CPU" else "fewer than two rates held below the ceiling, or the busy share did not grow with the load" end)}]
+                 why: (if ($whole | length) == 0 then "no run at a whole CPU"
+                       else "fewer than two rates held below the ceiling, or the busy share did not grow with the load" end)}]
                + [([$runs[] | .budget] | unique)[] | select(. != null and . < 1) as $f
                   | ([$runs[] | select(.budget == $f) | .qps_per_cpu | numbers] | repeat_spread) as $b
                   | {method: "budget \($f) CPU", budget: $f, figure: $b.median, runs: $b.n,

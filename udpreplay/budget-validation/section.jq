@@ -22,7 +22,8 @@ def budget_validation($v):
       + "<table class=\"cmp\">" + head_row(["server CPU budget", "runs", "answers/s per CPU: min", "median", "max",
         "daemons' CPU per answered query at the ceiling (median, µs)"])
       + ([range(0; $s.by_budget | length) as $i
-          | "<tr><td>\(if $s.by_budget[$i].budget == null then "none (a whole CPU)" else val($s; $f; ["by_budget",$i,"budget"]) end)</td><td>\(val($s; $f; ["by_budget",$i,"runs"]))</td>"
+          | "<tr><td>\(if $s.by_budget[$i].budget == null then "none (a whole CPU)" else val($s; $f; ["by_budget",$i,"budget"]) end)</td>"
+            + "<td>\(val($s; $f; ["by_budget",$i,"runs"]))</td>"
             + "<td>\(val($s; $f; ["by_budget",$i,"qps_per_cpu","min"]; 0; null))</td><td>\(val($s; $f; ["by_budget",$i,"qps_per_cpu","median"]; 0; null))</td>"
             + "<td>\(val($s; $f; ["by_budget",$i,"qps_per_cpu","max"]; 0; null))</td>"
             + "<td>\(val($s; $f; ["by_budget",$i,"daemon_us_per_query","ceiling","median"]))</td></tr>"] | join(""))
