@@ -24,20 +24,18 @@ def run_ceiling_low_qps: udp::udp_ceiling_low_qps(.);
 # point that held when no ceiling was reached), and the rate one CPU
 # would carry at that demand.
 def run_row($budget; $rep; $dir; $at_low; $at_ceiling; $points):
-  . as $s | udp::udp_per_cpu($s) as $pc
+  . as $s | udp::udp_per_cpu($s) as $pc | udp::udp_verdict($s) as $v
   | udp::udp_ceiling_low_qps($s) as $low
-  | ($s.threshold // 0.998) as $th
-  | ([$points[] | select(($low == null or .requested_qps <= $low) and .answer_ratio >= $th
-                         and (.server_cpu_busy_pct | type) == "number" and .answered_qps > 0)
+  | [$points[] | select(($low == null or .requested_qps <= $low) and .answer_ratio >= ($s.threshold // 0.998))] as $held
+  | ([$held[] | select((.server_cpu_busy_pct | type) == "number" and .answered_qps > 0)
       | {x: .answered_qps, y: (.server_cpu_busy_pct / 100 * 1e6)}] | utilisation_fit) as $fit
   | {budget: $budget, rep: $rep, dir: $dir,
-     ceiling_low_qps: udp::udp_ceiling_low_qps($s), ceiling_high_qps: udp::udp_ceiling_high_qps($s),
+     ceiling_low_qps: $low, ceiling_high_qps: udp::udp_ceiling_high_qps($s),
      server_cpu_busy_pct: $pc.server_cpu_busy_pct, qps_per_cpu: $pc.qps_per_cpu,
      mean_pause_us: $pc.throttle.mean_pause_us, pause_bound_us: $pc.longest_pause_bound_us,
-     verdict_layer: udp::udp_verdict($s).layer, verdict_caused_by: (udp::udp_verdict($s).caused_by // null),
-     verdict_mechanism: (udp::udp_verdict($s).mechanism // null),
+     verdict_layer: $v.layer, verdict_caused_by: ($v.caused_by // null), verdict_mechanism: ($v.mechanism // null),
      answered_qps: udp::udp_ceiling_qps($s), ceiling_text: udp::udp_ceiling_text($s),
-     demand: ($fit + {points: ([$points[] | select(($low == null or .requested_qps <= $low) and .answer_ratio >= $th)] | length),
+     demand: ($fit + {points: ($held | length),
                       per_cpu_qps: (if ($fit.demand_us // 0) > 0 then (1e6 / $fit.demand_us | round) else null end)}),
      daemon_cost: {lowest_rate: $at_low, ceiling: $at_ceiling}};
 
