@@ -222,10 +222,12 @@ main(int argc, char **argv)
 	tcpb_output_text(o.json && strcmp(o.json, "-") == 0 ? stderr : stdout, &r);
 	if (o.json && tcpb_output_json_path(o.json, &r, err, sizeof(err)) < 0)
 		goto error;
-	if (!r.valid)
-		rc = TCPB_EXIT_GENERATOR_LIMITED;
-	else if (r.interrupted)
+	/* A stop the user asked for comes first: the self-check of a cut
+	 * run is in the JSON's "valid", but the caller must learn it stopped. */
+	if (r.interrupted)
 		rc = TCPB_EXIT_INTERRUPTED;
+	else if (!r.valid)
+		rc = TCPB_EXIT_GENERATOR_LIMITED;
 	else
 		rc = TCPB_EXIT_OK;
 	goto out;
