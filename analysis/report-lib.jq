@@ -244,9 +244,16 @@ def limit_owner($s; $f; $path):
   | if ($v | type) != "object" then ""
     elif $v.caused_by == "server" and $v.server_own == false then
       " The server CPU ran out, but the figure is not shown to be the servers' own: the rig's share of that CPU was above its limit or not measured (above)."
-    elif $v.caused_by == "server" and $v.mechanism == "burst" then
+    elif $v.caused_by == "server" and ($v.mechanism == "queue" or $v.mechanism == "burst") then
       " The servers lost it, but with their CPU to spare (" + val($s; $f; $path + ["server_cpu_busy_pct"]; 1; null)
-      + " % busy): a burst overflowed a queue, so this is where their queues overflow, not their CPU's capacity."
+      + " % busy): a queue overflowed, so this is where their queues overflow, not their CPU's capacity."
+    elif $v.caused_by == "generator" and $v.mechanism == "burst" then
+      " The servers lost it in a burst the generator sent (" + val($s; $f; $path + ["arrivals","lost_in_burst"]; 0; null) + " of the "
+      + val($s; $f; $path + ["arrivals","lost"]; 0; null) + " queries lost came while the arrivals ran a receive ring ahead of their local mean rate): "
+      + "the generator's limit, not the servers' capacity."
+    elif $v.caused_by == "host" and $v.mechanism == "stall" then
+      " The servers lost it while their CPU stalled (" + val($s; $f; $path + ["arrivals","lost_in_stall"]; 0; null) + " of the "
+      + val($s; $f; $path + ["arrivals","lost"]; 0; null) + " queries lost): the host's stall, not the servers' capacity."
     elif $v.caused_by == "server" then " This is the servers' own limit."
     else " This limit is the test rig's (" + val($s; $f; $path + ["caused_by"]) + "), not the servers' capacity." end;
 

@@ -104,6 +104,9 @@ lab_sample() {
             --series) series=$2; shift 2 ;;
             --summary) summary=$2; shift 2 ;;
             --ready) ready=$2; shift 2 ;;
+            # A lab's switch is read over SNMP, seconds apart: no
+            # per-millisecond arrivals (the summary's arrivals is null).
+            --arrivals-out|--arrivals-proto) shift 2 ;;
             *) rest+=("$1"); shift ;;
         esac
     done

@@ -102,8 +102,10 @@ rbs_nl_dump(struct rbs_nl *nl, struct nlmsghdr *req, rbs_nl_cb cb, void *arg,
 			}
 			if (rc == 0 && cb(h, arg, err, errlen) != 0)
 				rc = -1;   /* keep reading to the end of the dump */
-			if (h->nlmsg_flags & NLM_F_MULTI)
-				continue;
+			if (!(h->nlmsg_flags & NLM_F_MULTI)) {
+				done = 1;   /* the one answer to a request that is no dump */
+				break;
+			}
 		}
 	}
 	return rc;

@@ -2,6 +2,7 @@
  * options.c -- rbsample's command-line parsing; see options.h.
  */
 #include <getopt.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 #include "options.h"
@@ -16,6 +17,8 @@ rbs_options_usage(FILE *f)
 "                [--listen-ns ROLE ...] [--cgroup ROLE=DIR ...]\n"
 "                [--interval-ms MS] [--duration S] [--cpus LIST]\n"
 "                [--stall-ms P] [--stall-threshold-ms T] [--fifo-prio N] [--ready FILE] [--quiet]\n"
+"                [--arrivals-ns ROLE --arrivals SERVER=DEV ... --arrivals-out FILE [--arrivals-ms P]\n"
+"                 [--arrivals-proto udp|udp6|tcp]]\n"
 "  Samples counters of the testbed's network namespaces, CPUs and cgroups\n"
 "  every interval, and runs stall probes on each CPU; sends no packets.\n"
 "  Runs for --duration or until SIGINT/SIGTERM, then writes the summary.\n"
@@ -35,6 +38,14 @@ rbs_options_usage(FILE *f)
 "  --ready FILE          create FILE once the first (baseline) sample is taken\n"
 "                        and the probes run: the load may start\n"
 "  --quiet               no progress line every 10 s\n"
+"  --arrivals SERVER=DEV what the port DEV of --arrivals-ns (a switch port toward\n"
+"                        server SERVER) offered and dropped, every --arrivals-ms\n"
+"                        (repeatable; a SCHED_FIFO reader at --fifo-prio)\n"
+"  --arrivals-ns ROLE    the --ns role whose namespace holds the --arrivals ports\n"
+"  --arrivals-ms P       their period in ms (1)\n"
+"  --arrivals-out FILE   the per-period series, JSON (temp + rename)\n"
+"  --arrivals-proto P    also each period, the --ns SERVER's count of work its\n"
+"                        sockets refused: udp, udp6 (RcvbufErrors), tcp (ListenOverflows)\n"
 "exit: 0 done (also after SIGINT/SIGTERM), 1 error. See docs/sampler.md.\n");
 }
 
@@ -70,7 +81,8 @@ int
 rbs_options_parse(struct rbs_options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	enum { OPT_INTERVAL = 256, OPT_DURATION, OPT_NS, OPT_LISTEN, OPT_CGROUP, OPT_CPUS,
-	       OPT_STALL, OPT_THRESH, OPT_PRIO, OPT_SERIES, OPT_SUMMARY, OPT_READY, OPT_QUIET };
+	       OPT_STALL, OPT_THRESH, OPT_PRIO, OPT_SERIES, OPT_SUMMARY, OPT_READY, OPT_QUIET,
+	       OPT_ARR, OPT_ARR_NS, OPT_ARR_MS, OPT_ARR_OUT, OPT_ARR_PROTO };
 	static const struct option longopts[] = {
 		{ "interval-ms", required_argument, NULL, OPT_INTERVAL },
 		{ "duration", required_argument, NULL, OPT_DURATION },
@@ -85,6 +97,11 @@ rbs_options_parse(struct rbs_options *o, int argc, char **argv, char *err, size_
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
 		{ "ready", required_argument, NULL, OPT_READY },
 		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "arrivals", required_argument, NULL, OPT_ARR },
+		{ "arrivals-ns", required_argument, NULL, OPT_ARR_NS },
+		{ "arrivals-ms", required_argument, NULL, OPT_ARR_MS },
+		{ "arrivals-out", required_argument, NULL, OPT_ARR_OUT },
+		{ "arrivals-proto", required_argument, NULL, OPT_ARR_PROTO },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -98,6 +115,7 @@ rbs_options_parse(struct rbs_options *o, int argc, char **argv, char *err, size_
 	o->stall_ms = 1;
 	o->stall_threshold_ms = 5;
 	o->fifo_prio = 10;
+	o->arrivals_ms = 1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -175,6 +193,35 @@ rbs_options_parse(struct rbs_options *o, int argc, char **argv, char *err, size_
 		case OPT_SUMMARY: o->summary = optarg; break;
 		case OPT_READY: o->ready = optarg; break;
 		case OPT_QUIET: o->quiet = 1; break;
+		case OPT_ARR:
+			if (o->narrivals == RBS_ARRIVALS_MAX) {
+				snprintf(err, errlen, "more than %d --arrivals", RBS_ARRIVALS_MAX);
+				return -1;
+			}
+			if (split_eq(optarg, &l, &llen, &r) < 0 || !valid_role(l, llen)
+			    || strlen(r) >= IF_NAMESIZE) {
+				snprintf(err, errlen, "bad --arrivals '%s' (want SERVER=DEV)", optarg);
+				return -1;
+			}
+			snprintf(o->arrivals[o->narrivals].role, sizeof(o->arrivals[0].role), "%.*s",
+				(int)llen, l);
+			o->arrivals[o->narrivals++].dev = r;
+			break;
+		case OPT_ARR_NS:
+			if (!valid_role(optarg, strlen(optarg)))
+				goto bad;
+			o->arrivals_ns = optarg;
+			break;
+		case OPT_ARR_MS:
+			if (rb_parse_double(optarg, &o->arrivals_ms) < 0 || o->arrivals_ms < 0.1
+			    || o->arrivals_ms > 1000)
+				goto bad;
+			break;
+		case OPT_ARR_OUT: o->arrivals_out = optarg; break;
+		case OPT_ARR_PROTO:
+			if ((o->arrivals_proto = rbs_arrivals_proto_parse(optarg)) < 0)
+				goto bad;
+			break;
 		case 'h':
 			rbs_options_usage(stdout);
 			return 1;
@@ -216,6 +263,31 @@ rbs_options_parse(struct rbs_options *o, int argc, char **argv, char *err, size_
 			}
 		if (!found) {
 			snprintf(err, errlen, "--listen-ns %s: no --ns has that role", o->listen_roles[j]);
+			return -1;
+		}
+	}
+	if (o->narrivals && (!o->arrivals_ns || !o->arrivals_out)) {
+		snprintf(err, errlen, "--arrivals needs --arrivals-ns ROLE and --arrivals-out FILE");
+		return -1;
+	}
+	if (!o->narrivals && (o->arrivals_ns || o->arrivals_out || o->arrivals_proto)) {
+		snprintf(err, errlen, "--arrivals-ns, --arrivals-out and --arrivals-proto need at least one --arrivals SERVER=DEV");
+		return -1;
+	}
+	if (o->arrivals_ns) {
+		for (i = 0; i < o->nns && strcmp(o->ns[i].role, o->arrivals_ns) != 0; i++)
+			;
+		if (i == o->nns) {
+			snprintf(err, errlen, "--arrivals-ns %s: no --ns has that role", o->arrivals_ns);
+			return -1;
+		}
+	}
+	for (j = 0; o->arrivals_proto && j < o->narrivals; j++) {
+		for (i = 0; i < o->nns && strcmp(o->ns[i].role, o->arrivals[j].role) != 0; i++)
+			;
+		if (i == o->nns) {
+			snprintf(err, errlen, "--arrivals-proto: --arrivals %s has no --ns of that role "
+				"to read its sockets in", o->arrivals[j].role);
 			return -1;
 		}
 	}

@@ -5,12 +5,15 @@
  *            [--listen-ns ROLE ...] [--cgroup ROLE=DIR ...]
  *            [--interval-ms 100] [--duration S] [--cpus LIST]
  *            [--stall-ms 1] [--stall-threshold-ms 5] [--fifo-prio 10] [--ready FILE] [--quiet]
+ *            [--arrivals-ns ROLE --arrivals SERVER=DEV ... --arrivals-out FILE [--arrivals-ms 1]
+ *             [--arrivals-proto udp|udp6|tcp]]
  */
 #ifndef RBS_OPTIONS_H
 #define RBS_OPTIONS_H
 
 #include <stddef.h>
 #include <stdio.h>
+#include "arrivals.h"
 #include "cpustat.h"
 
 #define RBS_MAX_NS 64
@@ -44,6 +47,12 @@ struct rbs_options {
 	const char *series;
 	const char *summary;
 	const char *ready;   /* created once the baseline sample is taken */
+	struct rbs_arrivals_port arrivals[RBS_ARRIVALS_MAX];   /* --arrivals */
+	int narrivals;
+	const char *arrivals_ns;     /* the role whose namespace holds those ports */
+	const char *arrivals_out;
+	double arrivals_ms;
+	int arrivals_proto;          /* enum rbs_arrivals_proto */
 	int quiet;
 };
 

@@ -587,9 +587,40 @@ rbs_sampler_open(struct rbs_sampler *s, const struct rbs_options *o, char *err, 
 			return -1;
 		}
 	}
+	for (i = 0; o->narrivals && i < s->nns; i++) {
+		if (strcmp(s->ns[i].arg->role, o->arrivals_ns) != 0)
+			continue;
+		/* Its netlink socket belongs to the namespace it is opened in. */
+		if (rbs_netns_enter(&s->ns[i].ns, err, errlen) < 0)
+			return -1;
+		s->arrivals = rbs_arrivals_open(o->arrivals, o->narrivals,
+			(int64_t)(o->arrivals_ms * 1e6), err, errlen);
+		if (rbs_netns_enter(&s->self, e2, sizeof(e2)) < 0 && s->arrivals) {
+			snprintf(err, errlen, "back to own namespace: %s", e2);
+			return -1;
+		}
+		if (!s->arrivals)
+			return -1;
+	}
+	for (i = 0; s->arrivals && o->arrivals_proto && i < o->narrivals; i++) {
+		int k;
+		for (k = 0; k < s->nns && strcmp(s->ns[k].arg->role, o->arrivals[i].role) != 0; k++)
+			;
+		if (rbs_netns_enter(&s->ns[k].ns, err, errlen) < 0)
+			return -1;
+		rc = rbs_arrivals_open_socket(s->arrivals, i, o->arrivals_proto, err, errlen);
+		if (rbs_netns_enter(&s->self, e2, sizeof(e2)) < 0 && rc == 0) {
+			snprintf(err, errlen, "back to own namespace: %s", e2);
+			return -1;
+		}
+		if (rc < 0)
+			return -1;
+	}
 	if (open_cpus(s, o, err, errlen) < 0)
 		return -1;
 	if (check_writable(o->summary, err, errlen) < 0)
+		return -1;
+	if (o->arrivals_out && check_writable(o->arrivals_out, err, errlen) < 0)
 		return -1;
 	if (rb_outfile_begin(&s->series, o->series, 1, err, errlen) < 0)
 		return -1;
@@ -611,6 +642,14 @@ rbs_sampler_open(struct rbs_sampler *s, const struct rbs_options *o, char *err, 
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		free(cpus);
 		if (!s->probes)
+			return -1;
+	}
+	if (s->arrivals) {
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		rc = rbs_arrivals_start(s->arrivals, o->fifo_prio, err, errlen);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (rc < 0)
 			return -1;
 	}
 	return 0;
@@ -643,6 +682,11 @@ rbs_sampler_finish(struct rbs_sampler *s, char *err, size_t errlen)
 	}
 	if (s->nstalls)
 		qsort(s->stalls, s->nstalls, sizeof(*s->stalls), cmp_stall);
+	if (s->arrivals) {
+		rbs_arrivals_stop(s->arrivals);
+		if (rbs_arrivals_write(s->arrivals, s->o->arrivals_out, s->t0, err, errlen) < 0)
+			return -1;
+	}
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	s->own_cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	/* The series must be whole before the summary is written; it is put
@@ -664,6 +708,8 @@ rbs_sampler_close(struct rbs_sampler *s)
 		s->probes = NULL;
 	}
 	rb_outfile_abort(&s->series);
+	rbs_arrivals_free(s->arrivals);
+	s->arrivals = NULL;
 	for (i = 0; i < s->nns; i++) {
 		struct rbs_nsstate *n = &s->ns[i];
 		rbs_netns_close(&n->ns);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "arrivals.h"
 #include "cgroup.h"
 #include "cpustat.h"
 #include "ctrset.h"
@@ -93,6 +94,7 @@ struct rbs_sampler {
 	int ncg;
 	double outside_ms, outside_total_ms;
 	struct rbs_probeset *probes;
+	struct rbs_arrivals *arrivals;   /* --arrivals, or NULL */
 	int64_t stall_margin_ns;
 	struct rbs_stall *stalls;
 	size_t nstalls, capstalls;

@@ -10,6 +10,7 @@ RBS_MODULES := scripts/sampler/options.c scripts/sampler/sampler.c \
                scripts/sampler/diag.c scripts/sampler/objtab.c \
                scripts/sampler/cpustat.c scripts/sampler/cgroup.c \
                scripts/sampler/probe.c scripts/sampler/stall.c \
+               scripts/sampler/arrivals.c \
                analysis/lib/json.c analysis/lib/outfile.c analysis/lib/numparse.c \
                analysis/lib/cliopt.c
 

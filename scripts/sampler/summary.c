@@ -222,8 +222,13 @@ write_stalls(FILE *f, const struct rbs_sampler *s)
 			c->other_run_max_ns < 0 ? 0 : c->other_run_max_ns / 1000);
 	}
 	fprintf(f, "},\n  \"probe_cpu_ms\": %.3f,\n  \"probe_wakeups\": %" PRIu64 ",\n"
-		"  \"sampler_cpu_ms\": %.3f\n}\n", (double)s->probe_cpu_ns / 1e6, s->probe_wakeups,
-		(double)s->own_cpu_ns / 1e6);
+		"  \"sampler_cpu_ms\": %.3f,\n  \"arrivals\": ", (double)s->probe_cpu_ns / 1e6,
+		s->probe_wakeups, (double)s->own_cpu_ns / 1e6);
+	if (s->arrivals)
+		rbs_arrivals_summary(f, s->arrivals, s->o->arrivals_out, s->t0);
+	else
+		fputs("null", f);
+	fputs("\n}\n", f);
 }
 
 int

@@ -51,7 +51,9 @@ run_once() {
     # (perf first: its second of start stays out of the sampler's window)
     # (kxdpgun sends from about a second after its start: perf watches that too)
     charge_start "$w" "$(if [ "$TCP_GENERATOR" = kxdpgun ]; then kxg_window "$POINT_S"; else echo "$POINT_S"; fi)"
-    exp_sampler_start "$w"
+    # (with what the switch offered each server every millisecond, and the
+    # connections its listeners refused: arrivals.json, scripts/lib/arrivals.jq)
+    exp_sampler_start "$w" --arrivals-out "$w/arrivals.json" --arrivals-proto tcp
     PLAYER_PIDS=()
     t0=$(now_ns)
     # On a lab the players are started over SSH one after the other: they

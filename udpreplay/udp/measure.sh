@@ -167,9 +167,12 @@ measure_point() {
         mkdir -p "$EXP_DIR/samples"
         sample="$EXP_DIR/samples/$(point_stem "$rate" "$k").json"
         jq -c -L "$RB_TOP/scripts/lib" --slurpfile c "$WORK/charge.json" --slurpfile series "$WORK/series.jsonl" --argjson start "$START_JSON" \
-            'include "layers"; . + {cpu_charge: $c[0], load_window_s: generator_window($series), start: $start}' \
+            --slurpfile arr <(cat "$WORK/arrivals.json" 2>/dev/null || true) --argjson cpus "$CPUS_JSON" \
+            'include "layers"; include "arrivals"; generator_window($series) as $w
+             | . + {cpu_charge: $c[0], load_window_s: $w, start: $start,
+                    arrivals: arrivals_point($arr[0]; $w; [.stalls[] | select(.cpu as $x | $cpus.server | index($x))]; ["server1", "server2"])}' \
             "$WORK/sample.json" | results_write "$sample"
-        row="$(point_row "$rate" "$c0" "$c1"),$(point_sampled "$WORK/sample.json" "$WORK/series.jsonl"),$CHARGE_RIG,$k"
+        row="$(point_row "$rate" "$c0" "$c1"),$(point_sampled "$WORK/sample.json" "$WORK/series.jsonl"),$(point_arrivals "$sample"),$CHARGE_RIG,$k"
         results_append_line "$CACHE" "$row"
     fi
     POINT_ROWS+=("$row")
@@ -206,7 +209,9 @@ servers_alive() {
 
 # sampler_start / sampler_stop: the testbed sampler around one point
 # (exp_sampler_start; every layer's counters, every 100 ms).
-sampler_start() { exp_sampler_start "$WORK"; }
+# With what the switch offered each server, and what its ring and its
+# sockets refused, every millisecond (arrivals.json: scripts/lib/arrivals.jq).
+sampler_start() { exp_sampler_start "$WORK" --arrivals-out "$WORK/arrivals.json" --arrivals-proto "$(if [ "$FAMILY" = 6 ]; then echo udp6; else echo udp; fi)"; }
 
 sampler_stop() { [ -z "${SAMPLER_PID:-}" ] || exp_sampler_stop "$WORK"; }
 
@@ -231,6 +236,15 @@ point_sampled() {
         | [($layers | split(" ")[] | $l[.] // 0), $q.backlog_max, $q.qlen_max,
            (window_busy_pct($series; $w; $cpus.server) // cpu_busy_pct($cpus.server) // ""),
            (window_busy_pct($series; $w; $cpus.client) // cpu_busy_pct($cpus.client) // "")] | map(tostring) | join(",")' "$1"
+}
+
+# point_arrivals SAMPLE: the arrivals_* columns from the point's sample
+# (scripts/lib/arrivals.jq): the most the arrivals at a server ran ahead of
+# their local mean, the queries its ring and sockets refused, and how many
+# of those came in a burst and in a stall of a server CPU; empty when not
+# measured (a lab).
+point_arrivals() {
+    jq -r '.arrivals | if . == null then ",,," else [.ahead_max, .lost, .lost_in_burst, .lost_in_stall] | map(tostring) | join(",") end' "$1"
 }
 
 # point_row RATE BEFORE AFTER: the CSV row from two counter snapshots.

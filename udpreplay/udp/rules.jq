@@ -22,6 +22,7 @@ include "layers" {search: "../../scripts/lib"};
 include "spread" {search: "../../scripts/lib"};
 include "wire" {search: "../../scripts/lib"};
 include "charge" {search: "../../scripts/lib"};
+include "arrivals" {search: "../../scripts/lib"};
 
 # A shaped link that carried at least this share of its rate was full.
 def link_full_ratio: 0.97;
@@ -109,16 +110,41 @@ def link_use($s; $wire; $high):
          + "queue held >= \(link_queue_full_ms) ms of the link rate")}
   end;
 
-# server_mechanism($s; $rate): how the server lost work at $rate: "cpu" when
-# its CPU was busy at least 90 % of what its daemons may use there (median
-# over the repetitions, busy from idle time over the load), "burst" when
-# below (a queue overflowed with the CPU to spare: the arrivals came in a
-# burst larger than the queue, or its drain stalled), "unknown" when not
-# measured. {mechanism, busy}.
+# arrivals_at($rate): the repetitions at $rate as one piece of per-
+# millisecond evidence (scripts/lib/arrivals.jq, the arrivals_* columns),
+# null when none of them was measured.
+def arrivals_at($rate):
+  [at_rate($rate)[] | select((.arrivals_lost | type) == "number")] as $m
+  | if ($m | length) == 0 then null else
+      {ahead_max: ([$m[] | .arrivals_ahead_max] | max), lost: ([$m[] | .arrivals_lost] | add),
+       lost_in_burst: ([$m[] | .arrivals_lost_in_burst] | add), lost_in_stall: ([$m[] | .arrivals_lost_in_stall] | add),
+       queue_entries: arrivals_ring_entries}
+      | .cause = (if .lost == 0 then "none" elif .lost_in_burst * 2 >= .lost then "burst" elif .lost_in_stall * 2 >= .lost then "stall" else "steady" end)
+    end;
+
+# server_mechanism($s; $rate): how the server's layer lost work at $rate.
+# "cpu" when the server CPU was busy at least 90 % of what its daemons may
+# use over the load (median over the repetitions, busy from idle time):
+# it ran out, whatever the arrivals did. With the CPU to spare, from what
+# reached the servers per millisecond (arrivals_at), when measured:
+# "burst" when at least half of what their rings and sockets refused came
+# while the arrivals ran a ring ahead of their local mean (the generator's,
+# caused_by "generator"), "stall" when half came in a stall of a server CPU
+# (the host's, caused_by "host"); else "queue" (a queue overflowed with the
+# CPU to spare and smooth arrivals, or arrivals not measured: where its
+# queues overflow, not its CPU's capacity); "unknown" when the CPU was not
+# measured.
+# {mechanism, busy, caused_by, arrivals}.
 def server_mechanism($s; $rate):
   (at_rate($rate) | map(.server_cpu_busy_pct | numbers) | if length > 0 then repeat_spread.median else null end) as $busy
   | ((($s.cpu_budget.budget // 1) | if . > 1 then 1 else . end) * 100 * 0.9) as $need
-  | {busy: $busy, mechanism: (if $busy == null then "unknown" elif $busy >= $need then "cpu" else "burst" end)};
+  | arrivals_at($rate) as $e
+  | {busy: $busy, arrivals: $e}
+    + (if $busy != null and $busy >= $need then {mechanism: "cpu", caused_by: "server"}
+       elif ($e.cause // "") == "burst" then {mechanism: "burst", caused_by: "generator"}
+       elif ($e.cause // "") == "stall" then {mechanism: "stall", caused_by: "host"}
+       elif $busy == null then {mechanism: "unknown", caused_by: "server"}
+       else {mechanism: "queue", caused_by: "server"} end);
 
 # verdict($s; $range; $wire): where the first answers were lost at the
 # first failing rate, against the highest rate below it. A full shaped
@@ -147,13 +173,18 @@ def verdict($s; $range; $wire):
            summary: "answers lost at \($B) q/s where no layer counted a loss"}
         else
           server_mechanism($s; $B) as $m
-          | {at_qps: $B, layer: $fl.name, caused_by: $fl.owner} + $counts + {backpressure: $lu}
-            + (if $fl.owner == "server" then {mechanism: $m.mechanism, server_cpu_busy_pct: $m.busy} else {} end)
+          | {at_qps: $B, layer: $fl.name, caused_by: (if $fl.owner == "server" then $m.caused_by else $fl.owner end)} + $counts + {backpressure: $lu}
+            + (if $fl.owner == "server" then {mechanism: $m.mechanism, server_cpu_busy_pct: $m.busy, arrivals: $m.arrivals} else {} end)
             + {summary: ("at \($B) q/s the first work was lost at \($where)"
-                     + (if $fl.owner == "server" and $m.mechanism == "burst" then
-                          ": the server's, with its CPU \($m.busy) % busy: a burst overflowed a queue while the CPU had time to spare, "
-                          + "so this is where the server's queues overflow, not its CPU's capacity"
+                     + (if $fl.owner == "server" and ($m.mechanism == "burst" or $m.mechanism == "stall") then
+                          ": \(arrivals_cause_words($m.arrivals)), with the server CPU \($m.busy // "?") % busy: "
+                          + (if $m.mechanism == "burst" then "the generator's burst" else "the host's stall" end) + ", not the server's capacity"
+                        elif $fl.owner == "server" and $m.mechanism == "queue" then
+                          ": the server's, with its CPU \($m.busy) % busy: a queue overflowed while the CPU had time to spare"
+                          + (if $m.arrivals != null then " (\(arrivals_cause_words($m.arrivals)))" else " (arrivals not measured per millisecond)" end)
+                          + ", so this is where the server's queues overflow, not its CPU's capacity"
                         elif $fl.owner == "server" then ": the ceiling of the server"
+                          + (if ($m.arrivals.cause // "") == "steady" then " (\(arrivals_cause_words($m.arrivals)))" else "" end)
                         elif $fl.owner == "link" then ": the ceiling of the link, not of the server"
                         else ": a limit of the rig, not of the server" end))}
         end

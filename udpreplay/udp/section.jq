@@ -156,8 +156,10 @@ def udp_short($x; $variant):
       + ": no ceiling reached; at least " + val($s; $f; ["by_lb",0,"max_good_answered_qps"]; 0; null) + " queries/s answered (a bound)"
     elif $variant == "unshaped" then
       "Over UDP, unshaped: up to " + val($s; $f; ["ceiling_qps"]; 0; null) + " queries/s answered"
-      + (if $s.verdict.caused_by == "server" and $s.verdict.mechanism == "burst" then
-           ", where a server's queue overflowed with its CPU to spare (a burst, not its CPU's capacity)"
+      + (if $s.verdict.caused_by == "server" and ($s.verdict.mechanism == "queue" or $s.verdict.mechanism == "burst") then
+           ", where a server's queue overflowed with its CPU to spare (not its CPU's capacity)"
+         elif $s.verdict.mechanism == "burst" then ", where the generator's burst overflowed a server's queue (not the servers' capacity)"
+         elif $s.verdict.mechanism == "stall" then ", where a stall of the server CPU overflowed its queue (not the servers' capacity)"
          elif $s.verdict.caused_by == "server" and $s.verdict.server_own != false then ", the servers' own limit"
          elif $s.verdict.caused_by == "server" then ", where the server CPU ran out (the rig's work on it included)"
          elif ($s.verdict.caused_by // null) != null then ", set by the " + val($s; $f; ["verdict","caused_by"]) + ", not the servers"

@@ -91,7 +91,7 @@ point_settings_id() {
     zsum=$(cat "$(jq -r .zones.dir <<<"$TB_JSON")"/*.zone | md5sum | cut -c1-16)
     jq -c --arg sha "$TRACE_SHA" --arg d "$DURATION" --arg s "$SOURCES" --arg settle "$SETTLE" --arg z "$zsum" \
         --arg fam "$FAMILY" --arg gen "$UDP_GENERATOR" --arg timer "$UDP_TIMER" --arg charge "$CHARGE_MODE:$CPU_CHARGE_HZ" \
-        --arg players "${LOAD_PLAYERS[*]}" '{rows:5, charge:$charge, family:$fam, generator:$gen, timer:$timer, sha:$sha, d:$d, s:$s, settle:$settle, z:$z, players:$players, lb, link, pinning, server, zones:.zones.dir}' <<<"$TB_JSON" \
+        --arg players "${LOAD_PLAYERS[*]}" '{rows:6, charge:$charge, family:$fam, generator:$gen, timer:$timer, sha:$sha, d:$d, s:$s, settle:$settle, z:$z, players:$players, lb, link, pinning, server, zones:.zones.dir}' <<<"$TB_JSON" \
         | md5sum | cut -c1-16
 }
 
