@@ -68,23 +68,41 @@ def arrivals_port($a; $role; $w; $stalls):
      peak_per_period: ($off | max // 0 | round), ahead_max: ($r.ahead_max | round),
      lost: ($r.lost | round), lost_in_burst: ($r.in_burst | round), lost_in_stall: ($r.in_stall | round)};
 
+# arrivals_cause: the cause of what the queues refused, from the counts
+# of an evidence object (input): "burst" when at least half of it came
+# while the arrivals ran at least a ring ahead of their local mean, "stall"
+# when at least half came while a server CPU stalled, "steady" when
+# neither (smooth arrivals, a running CPU: the server's own), "none" when
+# nothing was refused.
+def arrivals_cause:
+  if .lost == 0 then "none" elif .lost_in_burst * 2 >= .lost then "burst" elif .lost_in_stall * 2 >= .lost then "stall" else "steady" end;
+
+# arrivals_merge: repetitions' evidence (input: an array, nulls for the
+# unmeasured) as one; null when none was measured.
+def arrivals_merge:
+  [.[] | select(type == "object")] as $m
+  | if ($m | length) == 0 then null else
+      {ahead_max: ([$m[] | .ahead_max] | max), lost: ([$m[] | .lost] | add), lost_in_burst: ([$m[] | .lost_in_burst] | add),
+       lost_in_stall: ([$m[] | .lost_in_stall] | add), queue_entries: arrivals_ring_entries, burst: any($m[]; .burst == true)}
+      | .cause = arrivals_cause end;
+
 # arrivals_point($a; $w; $stalls; $servers): the point's evidence: per
-# server, then over both, and the cause of what its queues refused:
-# "burst" when at least half of it came while the arrivals ran at least a
-# ring ahead of their mean, "stall" when at least half came while a server
-# CPU stalled, "steady" when neither (smooth arrivals, a running CPU: the
-# server's own), "none" when nothing was refused; null without a series
-# (a lab, or a run from before it was read).
+# server, then over both; burst: whether the arrivals ran a ring ahead of
+# their local mean at all (with or without a loss); the cause of what its
+# queues refused (arrivals_cause); null without a series (a lab, or a run
+# from before it was read).
 def arrivals_point($a; $w; $stalls; $servers):
   if $a == null or ($a | type) != "object" then null else
-    ([$servers[] as $r | select($a.ports[$r]) | {key: $r, value: arrivals_port($a; $r; $w; $stalls)}] | from_entries) as $ports
+    ([$servers[] as $r | select($a.ports[$r]) | {key: $r, value: arrivals_port($a; $r; $w; $stalls)}]
+     | from_entries) as $ports
     | ([$ports[] | .lost] | add // 0) as $lost
     | ([$ports[] | .lost_in_burst] | add // 0) as $burst
     | ([$ports[] | .lost_in_stall] | add // 0) as $stall
+    | ([$ports[] | .ahead_max] | max // 0) as $ahead
     | {period_ms: $a.period_ms, refused_counter: ($a.refused_counter // null), queue_entries: arrivals_ring_entries,
-       ahead_max: ([$ports[] | .ahead_max] | max // 0), lost: $lost, lost_in_burst: $burst, lost_in_stall: $stall,
-       cause: (if $lost == 0 then "none" elif $burst * 2 >= $lost then "burst" elif $stall * 2 >= $lost then "stall" else "steady" end),
-       ports: $ports,
+       ahead_max: $ahead, burst: ($ahead >= arrivals_ring_entries), lost: $lost, lost_in_burst: $burst, lost_in_stall: $stall}
+    | .cause = arrivals_cause
+    | . + {ports: $ports,
        rule: ("per period of \($a.period_ms) ms at the switch's port toward each server: what it offered, what the server's ring dropped and its "
          + "sockets refused (\($a.refused_counter // "not read")); a burst when the arrivals ran at least \(arrivals_ring_entries) queries ahead of "
          + "their mean rate over the surrounding \(arrivals_local_periods * $a.period_ms) ms (the backlog of a queue drained at that rate), a stall when a server CPU stalled in that period; "

@@ -126,9 +126,11 @@ run_once() {
         --slurpfile sample "$w/sample.json" --slurpfile charge "$w/charge.json" --slurpfile series "$w/series.jsonl" --slurpfile down "$w/down.json" \
         --slurpfile ba "$w/budget-before.json" --slurpfile bb "$w/budget-after.json" "${JQ_LIB[@]}" \
         --slurpfile probe <(cat "$w/probe.json" 2>/dev/null || true) \
+        --slurpfile arr <(cat "$w/arrivals.json" 2>/dev/null || true) \
         --argjson lead "$lead" --argjson dur "$POINT_S" --arg gen "$TCP_GENERATOR" --arg transport "$TRANSPORT" \
         --argjson start "$start" '
         include "budget";
+        include "arrivals";
         # kxdpgun starts sending a second or more after it is started: its
         # load is the samples in which the servers accepted connections
         # (over QUIC: received datagrams), less the first and the last
@@ -144,7 +146,10 @@ run_once() {
          generator:$gen,
          load_window_s:(if $gen == "kxdpgun" then opens_window else {from:($lead + 0.2), to:($lead + $dur)} end),
          sample:$sample[0], charge:$charge[0], series:$series, servers_down:$down[0],
-         probe:($probe[0] // null)}' | results_write_json "$out"
+         probe:($probe[0] // null)}
+        # what reached the servers per millisecond over the load (scripts/lib/arrivals.jq)
+        | .arrivals = arrivals_point($arr[0]; .load_window_s; [$sample[0].stalls[] | select(.cpu as $x | $cpus.server | index($x))]; $servers)
+        ' | results_write_json "$out"
 }
 
 # config_rates CONFIG TOTAL: "player server rate" lines: each server of

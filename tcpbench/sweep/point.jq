@@ -13,6 +13,7 @@
 include "hist";
 include "layers";
 include "budget";
+include "arrivals";
 include "probe-sweep";
 
 def hist_summary: {count, mean, p50: hist_quantile(0.5), p90: hist_quantile(0.9), p99: hist_quantile(0.99),
@@ -201,6 +202,9 @@ def point($settings):
      rig_share: ([$runs[] | .charge.rig_share // empty | numbers] | if length > 0 then sort | .[length / 2 | floor] else null end),
      tw_expiry: {largest_fall: ([$runs[] | .sample.tw // {} | .[] | .largest_drop_in_one_sample | nz] | max // 0)},
      stalls: $stalls,
+     # what reached the servers per millisecond, the repetitions as one
+     # (scripts/lib/arrivals.jq; null on a lab)
+     arrivals: ([$runs[] | .arrivals // null] | arrivals_merge),
      overflow_samples: ([$runs[] | overflow_samples[]] | length),
      overflow_server_cpu_busy_median: ([$runs[] | overflow_samples[] | .server_cpu_busy_pct // empty] | sort
                                        | if length > 0 then .[length / 2 | floor] | round else null end),

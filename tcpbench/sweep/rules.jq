@@ -24,6 +24,7 @@ include "spread" {search: "../../scripts/lib"};
 include "charge" {search: "../../scripts/lib"};
 include "probe-sweep" {search: "../../scripts/lib"};
 include "projection" {search: "../../scripts/lib"};
+include "arrivals" {search: "../../scripts/lib"};
 
 def round1: . * 10 | round / 10;
 def round3: . * 1000 | round / 1000;
@@ -135,6 +136,10 @@ def accept_queue_cause($settings):
          + "daemons used \($p.load.daemon_cpu_pct // $p.server.daemon_cpu_pct)% of a CPU"
                  + (if $settings.cpu_budget != null then ", their budget being \(daemon_cap_pct($settings))%" else "" end)
                  + ": the daemon does not accept as fast as connections arrive")}
+    elif ($p.arrivals.cause // "") == "burst" then
+      {mechanism: "burst", caused_by: "generator", stall_needed_ms: $need, arrivals: $p.arrivals,
+       because: ("\(arrivals_cause_words($p.arrivals)) (its packets; the accept queue holds \($settings.backlog) connections): "
+         + "the generator's burst, not the server's capacity")}
     elif (($p.overflow_samples // 0) > 0 and $p.overflow_server_cpu_busy_median != null and $p.overflow_server_cpu_busy_median < 90) then
       {mechanism: "daemon_stall", caused_by: "server", stall_needed_ms: $need,
        because: ("a stall of the server daemon: the accept queue overflowed in \($p.overflow_samples) samples (100 ms) in which the server CPU was "
@@ -183,14 +188,26 @@ def verdict_at($below; $settings):
            + ($p | shortfall_words))}
     elif $l.owner == "server" then
       # a server's ring or socket overflowed: with its CPU busy at least 90 %
-      # of what its daemons may use, its CPU ran out; below that the arrivals
-      # came in a burst larger than the queue (not its CPU's capacity)
+      # of what its daemons may use, its CPU ran out; below that, from what
+      # reached it per millisecond, a burst of the arrivals (the
+      # generator's), a stall of its CPU (the host's), or a queue that
+      # overflowed with smooth arrivals or unmeasured ones (not its CPU's
+      # capacity)
       ($p.load.server_cpu_busy_pct // $p.server.cpu_busy_pct) as $busy
-      | {layer: $l.name, owner: $l.owner, caused_by: $l.owner, counter: $l.name,
-         mechanism: (if $busy == null then "unknown" elif $busy >= 0.9 * daemon_cap_pct($settings) then "cpu" else "burst" end),
+      | ($p.arrivals.cause // "") as $why
+      | (if $busy != null and $busy >= 0.9 * daemon_cap_pct($settings) then {mechanism: "cpu", caused_by: "server"}
+         elif $why == "burst" then {mechanism: "burst", caused_by: "generator"}
+         elif $why == "stall" then {mechanism: "stall", caused_by: "host"}
+         elif $busy == null then {mechanism: "unknown", caused_by: "server"}
+         else {mechanism: "queue", caused_by: "server"} end) as $m
+      | {layer: $l.name, owner: $l.owner, caused_by: $m.caused_by, counter: $l.name,
+         mechanism: $m.mechanism, arrivals: ($p.arrivals // null),
          server_cpu_busy_pct: $busy, lost: $l.lost, per_1000: $l.per_1000,
          evidence: ("\($l.what) lost \($l.lost) (\($l.per_1000) per 1000 connections, \($l.per_1000_below) below the knee) with the server CPU "
-           + "\($busy // "?") % busy" + ($p | shortfall_words))}
+           + "\($busy // "?") % busy"
+           + (if $m.mechanism == "burst" or $m.mechanism == "stall" or ($m.mechanism == "queue" and $p.arrivals != null)
+              then ": " + arrivals_cause_words($p.arrivals) else "" end)
+           + ($p | shortfall_words))}
     else
       {layer: $l.name, owner: $l.owner, caused_by: $l.owner, counter: $l.name,
        lost: $l.lost, per_1000: $l.per_1000,
@@ -204,10 +221,15 @@ def verdict_words:
     + (if .mechanism == "stall" then
          " during a " + (if .caused_by == "rig" then "rig" else "server" end) + " stall (\(.stall.length_ms) ms, \(.stall.kind), \(.stall.source))"
        elif .mechanism == "daemon_stall" then " during a server stall (the daemon stopped accepting)"
+       elif .mechanism == "burst" then " in a generator burst: not the server's capacity"
        elif .mechanism == "cpu" then " with the server CPU full"
        else ", cause undetermined" end)
+  elif .owner == "server" and .mechanism == "queue" then
+    "\(.layer) overflow with the server CPU \(.server_cpu_busy_pct) % busy: not its CPU's capacity"
   elif .owner == "server" and .mechanism == "burst" then
-    "\(.layer) overflow in a burst, with the server CPU \(.server_cpu_busy_pct) % busy: not its CPU's capacity"
+    "\(.layer) overflow in a generator burst, with the server CPU \(.server_cpu_busy_pct) % busy: not the server's capacity"
+  elif .owner == "server" and .mechanism == "stall" then
+    "\(.layer) overflow in a stall of the server CPU, with it \(.server_cpu_busy_pct) % busy: not the server's capacity"
   elif .owner == "server" and .mechanism == "cpu" then "\(.layer) overflow with the server CPU full"
   else "\(.layer)" end;
 
@@ -242,9 +264,11 @@ def knee_verdict($settings):
       | ([$v[] | select(.offered_rate < $c.rate)] | last) as $b
       | ($k | verdict_at($b; $settings)) as $vd
       | $vd + {at_rate: $c.rate, knee: true,
-               server_capacity: ($vd.caused_by == "server" and $vd.mechanism != "burst"),
+               server_capacity: ($vd.caused_by == "server" and $vd.mechanism != "queue"),
                summary: (if $vd.caused_by == "server" then "knee at \($c.rate)/s: the server's: \($vd | verdict_words)"
                          elif $vd.caused_by == "rig" then "knee at \($c.rate)/s caused by the rig (\($vd | verdict_words)), not the server's capacity"
+                         elif $vd.caused_by == "generator" or $vd.caused_by == "host" then
+                           "knee at \($c.rate)/s caused by the \($vd.caused_by) (\($vd | verdict_words))"
                          elif $vd.caused_by == "link" then "knee at \($c.rate)/s: the configured link"
                          else "knee at \($c.rate)/s, cause undetermined: not presented as the server's capacity" end)}
     end;

@@ -42,8 +42,8 @@ def tcp_verdict($s; $f):
          (if $s.verdict.server_capacity == true and $s.verdict.server_own == false then
             "This knee is where the <b>server CPU</b> ran out, but that CPU also did the rig's work: not the server's own capacity."
           elif $s.verdict.server_capacity == true then "This knee is the <b>server's capacity</b> on this testbed."
-          elif ($s.verdict.mechanism // null) == "burst" then "This knee is the server's, but <b>not</b> its CPU's capacity: "
-            + val($s; $f; ["verdict","layer"]) + " overflowed in a burst with the server CPU to spare."
+          elif ($s.verdict.mechanism // null) == "queue" then "This knee is the server's, but <b>not</b> its CPU's capacity: "
+            + val($s; $f; ["verdict","layer"]) + " overflowed with the server CPU to spare."
           else "This knee is <b>not</b> the server's capacity: it was caused by " + val($s; $f; ["verdict","caused_by"]) + ", layer "
             + val($s; $f; ["verdict","layer"]) + "." end)
        else "" end)

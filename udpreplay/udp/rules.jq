@@ -114,13 +114,10 @@ def link_use($s; $wire; $high):
 # millisecond evidence (scripts/lib/arrivals.jq, the arrivals_* columns),
 # null when none of them was measured.
 def arrivals_at($rate):
-  [at_rate($rate)[] | select((.arrivals_lost | type) == "number")] as $m
-  | if ($m | length) == 0 then null else
-      {ahead_max: ([$m[] | .arrivals_ahead_max] | max), lost: ([$m[] | .arrivals_lost] | add),
-       lost_in_burst: ([$m[] | .arrivals_lost_in_burst] | add), lost_in_stall: ([$m[] | .arrivals_lost_in_stall] | add),
-       queue_entries: arrivals_ring_entries}
-      | .cause = (if .lost == 0 then "none" elif .lost_in_burst * 2 >= .lost then "burst" elif .lost_in_stall * 2 >= .lost then "stall" else "steady" end)
-    end;
+  [at_rate($rate)[] | select((.arrivals_lost | type) == "number")
+   | {ahead_max: .arrivals_ahead_max, lost: .arrivals_lost, lost_in_burst: .arrivals_lost_in_burst, lost_in_stall: .arrivals_lost_in_stall,
+      burst: (.arrivals_ahead_max >= arrivals_ring_entries)}]
+  | arrivals_merge;
 
 # server_mechanism($s; $rate): how the server's layer lost work at $rate.
 # "cpu" when the server CPU was busy at least 90 % of what its daemons may

@@ -13,7 +13,13 @@ read_settings() {
     probe_settings
     case $UDP_SWEEP in
         search) : "${UDP_LO:=5000}" "${UDP_HI:=1000000}" ;;
-        linear) : "${UDP_LO:=100}" "${UDP_HI:=100000}"; UDP_REPS=1 ;;    # the linear sweep measures every rate once
+        linear)
+            : "${UDP_LO:=100}" "${UDP_HI:=100000}"
+            # the linear sweep measures every rate once: a UDP_REPS given
+            # is refused, not dropped (the SCALE's default is left aside)
+            [[ " ${SETTINGS_GIVEN[*]-} " != *" UDP_REPS="* ]] || [ "$UDP_REPS" = 1 ] \
+                || die "UDP_REPS=$UDP_REPS: UDP_SWEEP=linear measures every rate once; repetitions are the search's (UDP_SWEEP=search)"
+            UDP_REPS=1 ;;
     esac
     : "${UDP_TRACE:=$RB_TOP/udpreplay/build/trace.pcap}"
     if [ "$FAMILY" = 6 ]; then
