@@ -105,7 +105,8 @@ def arrivals_point($a; $w; $stalls; $servers):
     | . + {ports: $ports,
        rule: ("per period of \($a.period_ms) ms at the switch's port toward each server: what it offered, what the server's ring dropped and its "
          + "sockets refused (\($a.refused_counter // "not read")); a burst when the arrivals ran at least \(arrivals_ring_entries) queries ahead of "
-         + "their mean rate over the surrounding \(arrivals_local_periods * $a.period_ms) ms (the backlog of a queue drained at that rate), a stall when a server CPU stalled in that period; "
+         + "their mean rate over the surrounding \(arrivals_local_periods * $a.period_ms) ms (the backlog of a queue drained at that rate), "
+         + "a stall when a server CPU stalled in that period; "
          + "the cause is what held at least half of the work lost")}
   end;
 
