@@ -29,10 +29,12 @@ def arrivals_local_mean:
 # through them) as numbers, the next read's count spread evenly over the
 # gap it closes (a late read is never taken for a burst).
 def arrivals_spread:
-  reduce .[] as $v ({out: [], gap: 0};
-    if $v < 0 then .gap += 1
-    else ($v / (.gap + 1)) as $x | .out += [range(0; .gap + 1) | $x] | .gap = 0 end)
-  | .out + [range(0; .gap) | 0];
+  if all(.[]; . >= 0) then . else
+    # each read's gap (the unknown periods before it, and itself), then from
+    # the end each period its read's share (in linear time: no array grows)
+    [foreach .[] as $v ({g: 0}; {g: (if $v < 0 then .g + 1 else 0 end), n: (.g + 1)}; [$v, .n])]
+    | [foreach reverse[] as [$v, $n] (0; if $v >= 0 then $v / $n else . end)] | reverse
+  end;
 
 # arrivals_bins($a; $w): the indexes of the periods inside the load
 # window $w ({from, to}: seconds on the sampler's clock), all when $w is null.
