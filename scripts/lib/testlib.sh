@@ -26,6 +26,18 @@ assert_le() { [ "$1" -le "$2" ] || fail "${3:-too large}: $1 > $2"; }
 assert_fails() { if "$@"; then fail "expected failure: $*"; fi; }
 assert_contains() { grep -q -- "$2" <<<"$1" || fail "${3:-missing text}: '$2' not in output"; }
 assert_not_contains() { ! grep -q -- "$2" <<<"$1" || fail "${3:-unexpected text}: '$2' in output"; }
+# has_host_speed FILE: FILE (a summary.json, bench.json) records the
+# host's speed at its start and at its end (host_speed: scripts/lib/
+# experiment.sh exp_host_speed), each with its time and, for every server
+# CPU and rig CPU it names (one of each at least), a number of ns per
+# loop. A check, not an assertion: a test's control runs it on a record
+# without one (assert_fails has_host_speed ...).
+has_host_speed() {
+    jq -e '[.host_speed.start, .host_speed.end]
+           | all(.[]; type == "object" and (.at | type) == "string"
+                 and all(.server, .rig; type == "object" and length > 0 and all(.[]; (.ns_per_iter_median | type) == "number")))' \
+        "$1" >/dev/null
+}
 
 # tmpdir_for_test: a scratch directory removed when the test exits.
 tmpdir_for_test() {
