@@ -146,7 +146,6 @@ def testbed_section:
       + kv_row("service address"; "\(tb("service","ipv4")) \(tb("service","ipv6"))"; "")
       + kv_row("zones"; "\(if $t.zones.variant then tb("zones","variant") else "default" end) (\(tb("zones","dir")))"; "")
       + "</table>"
-      + host_speed_table($b)
       + (if ($b.zones | length) == 0 then "" else
           "<table class=\"cmp\"><caption>Zone variants served in this run</caption>"
           + head_row(["variant", "root serial", "records", "delegations", "keys", "denial"])
@@ -168,6 +167,8 @@ def testbed_section:
       + "<p class=\"more\">Every value of the testbed and of each zone variant: <a href=\"\(data_page)#testbed\">the data page</a>, or <a "
         + "href=\"testbed.json\"><code>testbed.json</code></a>.</p>"
     end)
+  # (also without testbed.json: a comparison's run holds its servers' own)
+  + host_speed_table($b)
   + (if $lab then lab_section($src) else "" end)
   + "</section>";
 

@@ -39,6 +39,16 @@ has_host_speed() {
         "$1" >/dev/null
 }
 
+# fixture_host_speed AT0 AT1 NS: a host_speed of a fixture part (TEST
+# FIXTURE, not a measurement), timed at AT0 and AT1 (UTC), NS ns per loop
+# on the server CPU cpu1 and the rig CPU cpu0 at both.
+fixture_host_speed() {
+    jq -n -c --arg a "$1" --arg b "$2" --argjson v "$3" '
+        def one($at): {at: $at, unit: "ns per iteration (fixture)",
+                       server: {cpu1: {ns_per_iter_median: $v, steal_ms: 0}}, rig: {cpu0: {ns_per_iter_median: $v, steal_ms: 0}}};
+        {start: one($a), end: one($b)}'
+}
+
 # tmpdir_for_test: a scratch directory removed when the test exits.
 tmpdir_for_test() {
     TEST_TMP=$(mktemp -d "/tmp/rbtest.XXXXXX")
