@@ -70,13 +70,27 @@ def lab_section($src):
      else "<tr><td colspan=\"12\">\(tv($src; ["hosts"]))</td></tr>" end)
   + "</table>";
 
+# host_speed_line($e): under a headline (and in the bench's "This run"),
+# the host's speed on the servers' CPU at the experiment's start and end
+# (host_speed_table has both CPUs); $e: {summary, file}, an experiment of
+# the bundle or the bench's own record (bench.json).
+def host_speed_line($e):
+  ($e.summary.host_speed // {}) as $h | ($h.start.server // {} | keys | first) as $c
+  | if $c == null then "" else
+      "<p class=\"hs\"><small>host speed, server CPU: \(val($e.summary; $e.file; ["host_speed","start","server",$c,"ns_per_iter_median"]; 2; null))"
+      + " &rarr; \(val($e.summary; $e.file; ["host_speed","end","server",$c,"ns_per_iter_median"]; 2; null)) ns per loop "
+      + "(<a href=\"#testbed\">lower is faster</a>)</small></p>" end;
+
 # host_speed_table($b): how fast this host was on the servers' CPU and on
-# the rig's at the start and the end of each experiment (rbspeed's fixed
-# loop, scripts/lib/experiment.sh exp_host_speed; lower is faster), and the
-# steal time the hypervisor took from those CPUs while it was timed, so
-# that two runs' figures can be read beside their hosts' speeds.
+# the rig's at the start and the end of the bench (bench.json) and of each
+# experiment (rbspeed's fixed loop, scripts/lib/experiment.sh
+# exp_host_speed; lower is faster), and the steal time the hypervisor took
+# from those CPUs while it was timed, so that two runs' figures can be read
+# beside their hosts' speeds.
 def host_speed_table($b):
-  [$b.exps | to_entries[] | .value as $e | select(($e.summary.host_speed.start | type) == "object") | {name: .key, e: $e}] as $rows
+  ([{name: "the bench (all its steps)", e: {summary: $b.bench, file: "bench.json"}}]
+   + [$b.exps | to_entries[] | {name: .key, e: .value}]
+   | map(select((.e.summary.host_speed.start | type) == "object"))) as $rows
   | if ($rows | length) == 0 then "" else
       "<table class=\"cmp\"><caption>Host speed: ns per iteration of a fixed loop (lower is faster), "
       + "at each experiment's start and end; steal while it was timed</caption>"
@@ -132,7 +146,6 @@ def testbed_section:
       + kv_row("service address"; "\(tb("service","ipv4")) \(tb("service","ipv6"))"; "")
       + kv_row("zones"; "\(if $t.zones.variant then tb("zones","variant") else "default" end) (\(tb("zones","dir")))"; "")
       + "</table>"
-      + host_speed_table($b)
       + (if ($b.zones | length) == 0 then "" else
           "<table class=\"cmp\"><caption>Zone variants served in this run</caption>"
           + head_row(["variant", "root serial", "records", "delegations", "keys", "denial"])
@@ -154,6 +167,8 @@ def testbed_section:
       + "<p class=\"more\">Every value of the testbed and of each zone variant: <a href=\"\(data_page)#testbed\">the data page</a>, or <a "
         + "href=\"testbed.json\"><code>testbed.json</code></a>.</p>"
     end)
+  # (also without testbed.json: a comparison's run holds its servers' own)
+  + host_speed_table($b)
   + (if $lab then lab_section($src) else "" end)
   + "</section>";
 
@@ -165,6 +180,7 @@ def bench_section:
     else
       "<section id=\"bench\"><h2>This run</h2><table class=\"kv\">"
       + ([["scale"], ["started"], ["finished"], ["status"]] | map(kv_row(.[0]; bv(.))) | join("")) + "</table>"
+      + host_speed_line({summary: $b.bench, file: "bench.json"})
       + "<details><summary>Each step of the bench</summary><table class=\"csv\">" + head_row(["step", "make target", "status", "seconds", "message"])
       + ([$b.bench.steps // [] | to_entries[] | .key as $i
           | cells_row([bv(["steps",$i,"name"]), bv(["steps",$i,"target"]), bv(["steps",$i,"status"]), bv(["steps",$i,"seconds"]),
@@ -224,15 +240,6 @@ def per_cpu_section($b):
       + "</table>" end)
       + "</section>"
     end;
-
-# host_speed_line($e): under a headline, the host's speed on the servers'
-# CPU at the experiment's start and end (host_speed_table has both CPUs).
-def host_speed_line($e):
-  ($e.summary.host_speed // {}) as $h | ($h.start.server // {} | keys | first) as $c
-  | if $c == null then "" else
-      "<p class=\"hs\"><small>host speed, server CPU: \(val($e.summary; $e.file; ["host_speed","start","server",$c,"ns_per_iter_median"]; 2; null))"
-      + " &rarr; \(val($e.summary; $e.file; ["host_speed","end","server",$c,"ns_per_iter_median"]; 2; null)) ns per loop "
-      + "(<a href=\"#testbed\">lower is faster</a>)</small></p>" end;
 
 # headlines($b): one figure per experiment for the first screen, as the
 # registry names it (headline: a figure's file name, or "verdict" for a

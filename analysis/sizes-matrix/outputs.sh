@@ -22,11 +22,12 @@ write_summary() {
     jq -n --arg schema "$SCHEMA" --arg status "$status" --arg err "$err" \
         --arg started "$STARTED" --arg finished "$(date -u +%FT%TZ)" \
         --argjson settings "$SETTINGS_JSON" --argjson testbed "$TESTBED_JSON" \
+        --argjson host_speed "$(exp_host_speed_pair "$TESTBED_JSON")" \
         --argjson ceiling "$CEILING_JSON" --argjson tcp "$TCP_JSON" --argjson links "$LINKS_JSON" --slurpfile d "$WORK/derived.json" '
         $d[0] as $d
         | {schema: $schema, experiment: "sizes-matrix", status: $status}
         + (if $err == "" then {} else {error: $err} end)
-        + {started: $started, finished: $finished, settings: $settings, testbed: $testbed,
+        + {started: $started, finished: $finished, settings: $settings, testbed: $testbed, host_speed: $host_speed,
            server_udp_ceiling: $ceiling, server_tcp_capacity: $tcp, links_bps: $links,
            cells: $d.cells, checks: $d.checks, roadmap: $d.roadmap,
            flagged: [$d.cells[] | select((.flags | length) > 0) | .cell]}' \

@@ -17,12 +17,13 @@ write_summary() {
     jq -n --arg schema "$SCHEMA" --arg status "$status" --arg err "$err" \
         --arg started "$STARTED" --arg finished "$(date -u +%FT%TZ)" \
         --argjson settings "$SETTINGS_JSON" --argjson testbed "$TESTBED_JSON" \
+        --argjson host_speed "$(exp_host_speed_pair "$TESTBED_JSON")" \
         --argjson variants "$(variants_json)" \
         --slurpfile paper "$RB_TOP/analysis/paper.json" \
         --argjson trace "$( [ -f "$EXP_DIR/trace/trace.json" ] && jq -c '{queries, no_opt: .query_edns.no_opt, do_bit: .query_edns.do1}' "$EXP_DIR/trace/trace.json" || echo null)" '
         {schema: $schema, experiment: "sizes", family: $settings.family, status: $status}
         + (if $err == "" then {} else {error: $err} end)
-        + {started: $started, finished: $finished, settings: $settings, testbed: $testbed,
+        + {started: $started, finished: $finished, settings: $settings, testbed: $testbed, host_speed: $host_speed,
            variants: $variants,
            flagged: [$variants | to_entries[] | select((.value.flags | length) > 0) | .key],
            table4_method: "answer_opt: the answer'"'"'s own OPT record and DO bit (the Listener sees answers only); no_dnssec_matched_query: the matching query'"'"'s, from the capture of router-s'"'"'s traffic (settings.port_capture)",

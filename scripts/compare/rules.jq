@@ -8,7 +8,8 @@
 #    "reps": [{"kind": "nsd", "asked": "current", "rep": 1, "dir": "servers/nsd/current/r1",
 #              "testbed": <testbed.json>, "udp": <udp-unshaped/summary.json>,
 #              "sizes": <sizes/summary.json>, "tcp": <tcp/1p1s/summary.json>,
-#              "tcp_direct": <tcp-direct/1p1s/summary.json>, "dot": <dot/summary.json>}, ...]}
+#              "tcp_direct": <tcp-direct/1p1s/summary.json>, "dot": <dot/summary.json>,
+#              "bench": <bench.json>}, ...]}
 # (a missing file is null). Output: rootbench.compare/2, one row per kind
 # and release; the release is the one the repetition's testbed.json
 # recorded (a repetition with none is in a row of release null), never the
@@ -18,9 +19,12 @@
 # no value (its status is listed), so a figure is never made up from
 # another run. Per kind, each release beside the first: the ratio of the
 # medians, the range of ratios the spreads allow, and "within the spread"
-# when the ranges overlap (no significance is claimed beyond that).
+# when the ranges overlap (no significance is claimed beyond that). The
+# host's speed (host_speed) is the one the repetitions' benches and DoT
+# runs timed first and last (scripts/lib/host-speed.jq).
 
 include "spread";
+include "host-speed";
 # The experiments' summaries are read through their producers' accessors,
 # which check the schema (found from this folder: jq 1.6 would look in the
 # current directory first).
@@ -185,7 +189,8 @@ def compare:
                    figures: [change_figures[] | change($base; $row; .)]}]
   | .changes |= (. as $c | [$in.kinds[] as $k | $c[] | select(.server == $k)])
   | .status = (if all(.servers[]; all((.udp.statuses + .tcp.statuses + .sizes.statuses
-    + (.tcp_direct.statuses // []) + (.dot.statuses // []))[]; . == "ok" or . == "skipped")) then "ok" else "partial" end);
+    + (.tcp_direct.statuses // []) + (.dot.statuses // []))[]; . == "ok" or . == "skipped")) then "ok" else "partial" end)
+  | .host_speed = ([$in.reps[] | .bench, .dot] | host_speed_span);
 
 # releases_table: per kind, release and figure, the median and range, and
 # the change from the base release.

@@ -96,7 +96,7 @@ write_results() {
     jq -n --arg schema "$SCHEMA" --arg status "$status" --arg started "$STARTED" --arg finished "$finished" \
         --slurpfile paper "$RB_TOP/analysis/paper.json" \
         --argjson dur "$dur" --arg lb "$LB" \
-        --argjson testbed "$TB_JSON" \
+        --argjson testbed "$TB_JSON" --argjson host_speed "$(exp_host_speed_pair "$TB_JSON")" \
         --argjson sources "$MEASURED" --argjson planned "$SOURCES" --argjson m "$QUERIES" --argjson sent "$SENT" \
         --argjson ok "$ok" --argjson refused "$refused" --argjson reset "$reset" --argjson timeout "$timeout" \
         --argjson eof "$eof" --argjson rcode "$rcode" --argjson other "$other" --argjson missing "$missing" \
@@ -120,7 +120,7 @@ write_results() {
                    block:$block, first_source:$first, last_source:$last,
                    source_rule:"the block in order, without addresses ending in .0 or .255 (IPv4); PREFIX::1.. (IPv6)",
                    service:$service, query:$q, dig:$dig},
-         testbed:$testbed,
+         testbed:$testbed, host_speed:$host_speed,
          lb:$lb, verdict:$v.verdict, reasons:$v.reasons, notes:$v.notes,
          sources:$sources, queries:$sent, queries_per_source:$m, answered:$ok,
          failed:{total:$failed, refused:$refused, reset:$reset, timeout:$timeout, eof:$eof,

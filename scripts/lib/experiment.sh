@@ -284,3 +284,15 @@ exp_host_speed() {
            server: (.cpus | with_entries(select(.key as $k | $sv | index($k)))),
            rig: (.cpus | with_entries(select(.key as $k | $cl | index($k))))}' <<<"$out"
 }
+
+# exp_host_speed_begin TESTBED_JSON: HOST_SPEED0, the host's speed at the
+# experiment's start (exp_host_speed), measured the first time only: the
+# testbed an experiment brings up again (the next LB, server or zone
+# state) leaves its start as it was.
+exp_host_speed_begin() { [ -n "${HOST_SPEED0:-}" ] || HOST_SPEED0=$(exp_host_speed "$1"); }
+
+# exp_host_speed_pair TESTBED_JSON: a summary's host_speed, {start, end}:
+# HOST_SPEED0 (null when the experiment never got as far) and the speed now.
+exp_host_speed_pair() {
+    jq -n -c --argjson s "${HOST_SPEED0:-null}" --argjson e "$(exp_host_speed "$1")" '{start: $s, end: $e}'
+}

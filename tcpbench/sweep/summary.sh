@@ -37,10 +37,10 @@ write_top_summary() {
     for cfg in "${DONE_CONFIGS[@]+"${DONE_CONFIGS[@]}"}"; do files+=("$EXP_DIR/$cfg/summary.json"); done
     jq -n "${JQ_LIB[@]}" --arg schema "$SCHEMA" --arg status "$status" --arg err "$err" --arg started "$STARTED" --arg fin "$(date -u +%FT%TZ)" \
         --argjson settings "$SETTINGS_JSON" --slurpfile tb "$WORK/testbed.json" \
-        --argjson hs0 "${HOST_SPEED0:-null}" --argjson hs1 "$(exp_host_speed "$(cat "$WORK/testbed.json")")" \
+        --argjson host_speed "$(exp_host_speed_pair "$(cat "$WORK/testbed.json")")" \
         --argjson syns_by "$KXG_SYNS_COUNTED_BY" \
         --slurpfile cs <(if [ "${#files[@]}" -gt 0 ]; then jq -s -c . "${files[@]}"; else echo '[]'; fi) '
         include "rules"; $cs[0] | top_summary($schema; $status; $err; $started; $fin; $settings; $tb[0])
-            + {host_speed: {start: $hs0, end: $hs1}, counted_by: tcp_counted_by($settings.generator.name; $syns_by)}' \
+            + {host_speed: $host_speed, counted_by: tcp_counted_by($settings.generator.name; $syns_by)}' \
         | results_write_json "$EXP_DIR/summary.json"
 }

@@ -5,11 +5,14 @@
 # lbs (LB modes), link (b/s, 0 = unshaped), wire (mean answer bytes on
 # the wire), thr (answer-ratio threshold), ceil (the ceiling found,
 # answered q/s, 0 = none), paper and paper_who (the paper's ceilings, q/s,
-# and whose, space separated; empty = not comparable, e.g. unshaped).
+# and whose, space separated; empty = not comparable, e.g. unshaped), gen
+# (the generator that sent the load, the summary's settings.generator;
+# empty = not recorded).
 load style
 set datafile separator ","
 set key bottom right
-set xlabel "queries/s sent (achieved by tcpreplay)"
+if (!exists("gen")) gen = ""
+set xlabel (gen eq "" ? "queries/s sent" : "queries/s sent (achieved by " . gen . ")")
 set xrange [0:*]
 set offsets 0, graph 0.05, 0, 0
 
