@@ -44,7 +44,8 @@
 #                                KXG_STARTED_FILE, when set, is made just
 #                                before kxdpgun starts (its caller times its
 #                                own work from it: kxdpgun sends KXG_LEAD_S
-#                                later). KXG_START_AT, when set (seconds
+#                                later; with KXG_START_AT, before the wait
+#                                for it). KXG_START_AT, when set (seconds
 #                                since the epoch), is when its first query
 #                                is to go: kxdpgun is started on the host
 #                                KXG_SLEEP_S before it, by the players'
