@@ -173,8 +173,6 @@ kxg_start_of() {
     awk -v t="$t" -v s="$KXG_SLEEP_S" 'BEGIN { printf "%.6f\n", t + s }'
 }
 
-# (the cause of a late start of kxdpgun's players, for players_skew_warn)
-KXG_LATE_CAUSE="kxdpgun's own start-up before its fixed sleep (its queries read, XDP attached: 50-80 ms on this 2-CPU machine), or a lead too short"
 kxg_start_at() { awk -v a="$(players_start_at)" -v s="$KXG_SLEEP_S" 'BEGIN { printf "%.6f\n", a + s }'; }
 
 # (the generator is the release's, never the operator's own server build:
