@@ -44,7 +44,17 @@
 #                                KXG_STARTED_FILE, when set, is made just
 #                                before kxdpgun starts (its caller times its
 #                                own work from it: kxdpgun sends KXG_LEAD_S
-#                                later). On a lab it checks the player host
+#                                later; with KXG_START_AT, before the wait
+#                                for it). KXG_START_AT, when set (seconds
+#                                since the epoch), is when its first query
+#                                is to go: kxdpgun is started on the host
+#                                KXG_SLEEP_S before it, by the players'
+#                                start-at wait (players_wait_cmd of
+#                                scripts/lib/players.sh, sourced then), and
+#                                KXG_START is its first query as measured
+#                                on the host's clock (kxg_start_of; - when
+#                                not measured, as without KXG_START_AT).
+#                                On a lab it checks the player host
 #                                first (kxg_lab_check) and sends to the
 #                                router's client-side MAC (rb_mac_client,
 #                                as tcpreplay's frames are addressed):
@@ -54,6 +64,29 @@
 #                                the host's first CPU of rb_cpus (-F: it
 #                                pins each itself, one a NIC queue, from
 #                                CPU 0 unless told, whatever taskset says)
+#   kxg_players AT SECONDS QFILE BASE [MODE] < PLAN
+#                                kxg_run on every player of PLAN (lines
+#                                "PLAYER TARGET SOURCES RATE": its share),
+#                                all at once, each in a subshell of its own:
+#                                every line through the target guard before
+#                                any starts; started at the one absolute
+#                                time AT (KXG_START_AT; null: at once, their
+#                                starts not measured); each player's output
+#                                in BASE-PLAYER.out, its results in
+#                                BASE-PLAYER.res; then KXG_RC (0, or the
+#                                first failed player's exit, KXG_FAILED that
+#                                player), KXG_SENT and KXG_RECEIVED (the sums
+#                                of the players'; empty when one's is),
+#                                KXG_STARTS ("PLAYER START" lines: its first
+#                                query on its host's clock, or -) and
+#                                KXG_PLAYERS_JSON ([{player, rate, sources,
+#                                sent, received, start}])
+#   kxg_start_at                 an AT for kxg_players: its first queries
+#                                KXG_SLEEP_S after the players' start-at
+#                                (players_start_at), so that kxdpgun is
+#                                started PLAYERS_LEAD_S ahead like the others
+#   kxg_start_of OUT             the first query's time in a run's output
+#                                (its host's clock), or - when not measured
 #   kxg_lab_check ROLE           (BACKEND=lab) the player host has this
 #                                machine's kxdpgun, the version recorded
 #   kxg_detach ROLE [IFACE]      the XDP program off ROLE's interface (a run
@@ -116,6 +149,31 @@ kxg_query_file() {
 # (kxdpgun's fixed sleep before its first query, rounded up)
 KXG_LEAD_S=1.1
 kxg_window() { awk -v s="$1" -v l="$KXG_LEAD_S" 'BEGIN { print s + l }'; }
+# (the sleep itself: its main thread sleeps 1 s once its sending threads
+# are made, then lets them send; strace of 3.2.6: the first query 1.0001 s
+# after that sleep began)
+KXG_SLEEP_S=1
+
+# The start of one player's kxdpgun on its host (after the start-at wait):
+# its output passed on line by line, the line its sending thread writes
+# once it is ready, as the main thread begins its fixed sleep ("using
+# interface ...": strace of 3.2.6, 4 ms after the sleep began) preceded
+# by the host's clock then ("kxdpgun-start: EPOCH"); its exit status
+# kxdpgun's (timeout's), which stays its direct child, so that timeout can
+# stop it.
+# shellcheck disable=SC2016
+KXG_STAMP='set -o pipefail; "$@" 2>&1 | while IFS= read -r l; do
+    if [ -z "${s:-}" ] && [[ $l == "using interface"* ]]; then s=1; printf "kxdpgun-start: %s\n" "${EPOCHREALTIME/,/.}"; fi
+    printf "%s\n" "$l"; done'
+
+kxg_start_of() {
+    local t
+    t=$(sed -n '/^kxdpgun-start: [0-9][0-9]*\.[0-9]*$/{s/^kxdpgun-start: //p;q}' "$1" 2>/dev/null)
+    if [ -z "$t" ]; then echo -; return 0; fi
+    awk -v t="$t" -v s="$KXG_SLEEP_S" 'BEGIN { printf "%.6f\n", t + s }'
+}
+
+kxg_start_at() { awk -v a="$(players_start_at)" -v s="$KXG_SLEEP_S" 'BEGIN { printf "%.6f\n", a + s }'; }
 
 # (the generator is the release's, never the operator's own server build:
 # SERVER_PREFIX names the servers' programs)
@@ -158,10 +216,22 @@ kxg_run() {
     limit=$((secs + 10)); case $proto in quic*) limit=$((secs + 25)) ;; esac
     KXG_RC=0
     KXG_ARGS=(-t "$secs" -Q "$rate" -i "$qfile" -I "$iface" "${nexthop[@]+"${nexthop[@]}"}" -l "$sources" "${mode[@]}" "$target")
+    # At one absolute time: started its fixed sleep before it, by the
+    # players' wait on the host (bounded: at most PLAYERS_WAIT_MAX_S
+    # ahead), its start stamped there (KXG_STAMP).
+    local wait=()
+    if [ -n "${KXG_START_AT:-}" ]; then
+        players_wait_cmd "$(awk -v a="$KXG_START_AT" -v s="$KXG_SLEEP_S" 'BEGIN { printf "%.6f", a - s }')"
+        wait=("${PLAYERS_WAIT[@]}" bash -c "$KXG_STAMP" kxg-stamp)
+    fi
     [ -z "${KXG_STARTED_FILE:-}" ] || : > "$KXG_STARTED_FILE"
-    # timeout --foreground keeps kxdpgun in our process group: Ctrl-C stops it too.
-    "$TESTBED" exec "$role" -- timeout --foreground "$limit" "$prog" "${KXG_ARGS[@]}" > "$out" 2>&1 || KXG_RC=$?
+    # timeout --foreground keeps kxdpgun in our process group: Ctrl-C stops
+    # it too (its default again, as a player started in the background
+    # would have it ignored).
+    env --default-signal=INT,TERM "$TESTBED" exec "$role" -- "${wait[@]+"${wait[@]}"}" timeout --foreground "$limit" "$prog" "${KXG_ARGS[@]}" \
+        > "$out" 2>&1 || KXG_RC=$?
     kxg_detach "$role" "$iface"
+    KXG_START=$(kxg_start_of "$out")
     case $proto in
     tcp*|quic*)
         KXG_SENT=$(kxg_tcp_counts "$out" | awk '{ print $1 }')
@@ -170,6 +240,48 @@ kxg_run() {
         KXG_SENT=$(sed -n '/^total queries:/{s/^total queries: *\([0-9][0-9]*\) .*/\1/p;q}' "$out")
         KXG_RECEIVED=$(sed -n '/^total replies:/{s/^total replies: *\([0-9][0-9]*\) .*/\1/p;q}' "$out") ;;
     esac
+}
+
+kxg_players() {
+    local at=$1 secs=$2 qfile=$3 base=$4 proto=${5:-udp} p t src r plan=() pids=() who=() i rc res
+    while read -r p t src r; do
+        # (a share of 0 sends nothing)
+        [ -n "$p" ] && [ "$r" != 0 ] || continue
+        # (in the foreground: a refusal stops every player before any starts)
+        target_guard "$t" "$src"
+        plan+=("$p $t $src $r")
+    done
+    [ "${#plan[@]}" -gt 0 ] || die "kxg_players: no players to run"
+    for i in "${!plan[@]}"; do
+        read -r p t src r <<<"${plan[$i]}"
+        rm -f "$base-$p.res"
+        ( if [ "$at" != null ]; then KXG_START_AT=$at; fi
+          kxg_run "$p" "$t" "$src" "$r" "$secs" "$qfile" "$base-$p.out" "$proto"
+          printf '%s %s %s %s\n' "$KXG_RC" "${KXG_SENT:--}" "${KXG_RECEIVED:--}" "$KXG_START" > "$base-$p.res"
+          exit "$KXG_RC" ) &
+        pids+=("$!") who+=("$p")
+    done
+    KXG_RC=0 KXG_FAILED="" KXG_SENT=0 KXG_RECEIVED=0 KXG_STARTS=""
+    local rows="" sent recv start
+    for i in "${!pids[@]}"; do
+        p=${who[$i]}
+        # (a trapped signal ends the wait early: wait again while it runs)
+        while :; do
+            rc=0; wait "${pids[$i]}" || rc=$?
+            [ "$rc" -gt 128 ] && kill -0 "${pids[$i]}" 2>/dev/null || break
+        done
+        res=$(cat "$base-$p.res" 2>/dev/null || true)
+        read -r _ sent recv start <<<"${res:-$rc - - -}"
+        [ "$rc" -eq 0 ] || [ "$KXG_RC" -ne 0 ] || { KXG_RC=$rc KXG_FAILED=$p; }
+        if [ "$sent" = - ] || [ -z "$KXG_SENT" ]; then KXG_SENT=""; else KXG_SENT=$((KXG_SENT + sent)); fi
+        if [ "$recv" = - ] || [ -z "$KXG_RECEIVED" ]; then KXG_RECEIVED=""; else KXG_RECEIVED=$((KXG_RECEIVED + recv)); fi
+        KXG_STARTS+="$p $start"$'\n'
+        read -r _ _ src r <<<"${plan[$i]}"
+        rows+="$p $r $src $sent $recv $start"$'\n'
+    done
+    KXG_PLAYERS_JSON=$(jq -R -s -c 'def n: if . == "-" then null else tonumber end;
+        [split("\n")[] | select(length > 0) | split(" ")
+         | {player: .[0], rate: (.[1] | tonumber), sources: .[2], sent: (.[3] | n), received: (.[4] | n), start: (.[5] | n)}]' <<<"$rows")
 }
 
 kxg_lab_check() {

@@ -90,8 +90,10 @@ lab_iface() {
     lab_host "$1" iface
 }
 
-# lab_sample ARGS: rbsample on every host (its own namespace and role
-# cgroup), started together, stopped together at SIGTERM/SIGINT or
+# lab_sample ARGS: rbsample on every host up reaches (lab_reached_hosts:
+# the players, the listener, the servers and the probe host when the lab
+# has one; each in its own namespace and role cgroup), started together,
+# stopped together at SIGTERM/SIGINT or
 # --duration; the summaries merged into one (roles keep their keys; CPUs
 # are named ROLE/cpuN). The switch (and the router, when the inventory
 # gives it an agent) is read over SNMP at the start and the end: its ports'
@@ -111,13 +113,14 @@ lab_sample() {
         esac
     done
     [ -n "$series" ] && [ -n "$summary" ] || die "sample: --series FILE and --summary FILE are needed"
-    local role dir pids=() stop=0 snmpdir snmp_pid
+    local role dir pids=() stop=0 snmpdir snmp_pid hosts=()
     declare -A RPID=()
+    mapfile -t hosts < <(lab_reached_hosts)
     snmpdir=$(mktemp -d)
     # (the passphrases read here, once, for both readings' subshells)
     lab_snmp_prepare
     lab_snmp_read start "$snmpdir" & snmp_pid=$!
-    for role in "${LAB_HOSTS[@]}"; do
+    for role in "${hosts[@]}"; do
         dir=$(lab_remote_dir "$role")
         RPID[$role]=$(lab_ssh "$role" "mkdir -p $dir/run/sample && cg=$(lab_cgroup "$role"); cga=''; [ -d \$cg ] && cga=\"--cgroup $role=\$cg\"; setsid $dir/bin/rbsample --ns =$role \$cga --series $dir/run/sample/series.jsonl --summary $dir/run/sample/summary.json $(lab_quote "${rest[@]+"${rest[@]}"}") > $dir/run/sample/log 2>&1 < /dev/null & echo \$!") \
             || die "sample: cannot start rbsample on $role"
@@ -142,13 +145,13 @@ lab_sample() {
     trap '' TERM INT
     lab_snmp_read end "$snmpdir" & snmp_pid=$!
     # once rbsample has exited its summary is written
-    for role in "${LAB_HOSTS[@]}"; do
+    for role in "${hosts[@]}"; do
         lab_ssh "$role" "$(lab_remote_stop_cmd "${RPID[$role]}")" &
         pids+=("$!")
     done
     for a in "${pids[@]}"; do wait "$a" || true; done
     local tmp; tmp=$(mktemp -d)
-    for role in "${LAB_HOSTS[@]}"; do
+    for role in "${hosts[@]}"; do
         dir=$(lab_remote_dir "$role")
         lab_pull "$role" "$dir/run/sample/summary.json" "$tmp/$role.json" \
             || die "sample: no summary from $role: $(lab_ssh "$role" "tail -n 3 $dir/run/sample/log" 2>/dev/null)"
@@ -157,11 +160,11 @@ lab_sample() {
     done
     mv "$tmp/series" "$series"
     local files=()
-    for role in "${LAB_HOSTS[@]}"; do files+=("$tmp/$role.json"); done
+    for role in "${hosts[@]}"; do files+=("$tmp/$role.json"); done
     wait "$snmp_pid" || true
     lab_snmp_summary "$snmpdir" > "$tmp/snmp.json"
     rm -rf "$snmpdir"
-    jq -s -L "$RB_TOP/scripts/lib" --slurpfile snmp "$tmp/snmp.json" --argjson roles "$(printf '%s\n' "${LAB_HOSTS[@]}" | jq -R . | jq -s .)" \
+    jq -s -L "$RB_TOP/scripts/lib" --slurpfile snmp "$tmp/snmp.json" --argjson roles "$(printf '%s\n' "${hosts[@]}" | jq -R . | jq -s .)" \
         'include "lab"; sample_merge($snmp[0]; $roles)' "${files[@]}" > "$summary.tmp"
     mv "$summary.tmp" "$summary"
     rm -rf "$tmp"

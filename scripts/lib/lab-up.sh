@@ -266,10 +266,11 @@ lab_connect() {
 # calls of `date +%s.%N` over its master connection, each timed here
 # (lab.jq clock_offset: the shortest round trip's offset and its
 # uncertainty, half that round trip), into $TB_STATE/clock.json as
-# [{role, clock}].
+# [{role, clock}]: every host up reaches (lab_reached_hosts), the probe
+# host's too, whose probe's start and times are on its own clock.
 lab_clock_measure() {
     local role i t0 t1 r rows=() s
-    for role in "${LAB_HOSTS[@]}"; do
+    for role in $(lab_reached_hosts); do
         lab_ssh_opts "$role"
         s=""
         for i in 1 2 3 4 5; do
@@ -288,12 +289,13 @@ lab_clock_measure() {
 # lab_clock_check FILE MAX_MS: dies naming every host of FILE (as
 # lab_clock_measure writes it) whose clock is off this machine's by more
 # than MAX_MS beyond its uncertainty (lab.jq clock_refused): players start
-# together at an absolute time of their own clocks.
+# together at an absolute time of their own clocks, and the probe's
+# results are placed against the load by its host's.
 lab_clock_check() {
     local bad
     bad=$(jq -r -L "$RB_TOP/scripts/lib" --argjson m "$2" 'include "lab"; clock_refused($m)' "$1") \
         || die "lab: the clock readings in $1 could not be read"
-    [ -z "$bad" ] || die "lab: refused: $(paste -s -d ';' <<<"$bad" | sed 's/;/; /g') (the players start at one absolute time of their own clocks: synchronise the hosts, chrony or PTP; docs/real-lab.md)"
+    [ -z "$bad" ] || die "lab: refused: $(paste -s -d ';' <<<"$bad" | sed 's/;/; /g') (the players start at one absolute time of their own clocks, the probe's start is its host's: synchronise the hosts, chrony or PTP; docs/real-lab.md)"
 }
 
 # lab_check_programs: the hosts run this build's programs (make lab-setup

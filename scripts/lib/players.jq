@@ -106,4 +106,5 @@ def players_sweep($sources; $lead; $starts):
    start: {absolute: any($starts[]; .at != null), lead_s: $lead, points: ($starts | length),
            measured: ([$starts[] | select(.measured == (.players | length))] | length),
            late_ms_max: maxof(.late_ms_max), skew_ms_max: maxof(.skew_ms),
-           source: "each player's first packet as its generator reports it (tcpreplay's Test start, tcpbench's first connection), on its host's own clock"}};
+           source: ("each player's first packet as its generator reports it (tcpreplay's Test start, tcpbench's first connection; "
+                    + "kxdpgun's ready line stamped on its host, plus its fixed 1 s sleep), on its host's own clock")}};

@@ -29,10 +29,14 @@
 #                                skew_ms, measured}) from STARTS, lines
 #                                "PLAYER START" (START on its host's clock,
 #                                - when not measured)
-#   players_skew_warn JSON WHAT  a warning naming WHAT when its players
+#   players_skew_warn JSON WHAT [apart]
+#                                a warning naming WHAT when its players
 #                                started PLAYERS_LATE_MS or more late (the
 #                                lead was too short for starting them: a
-#                                loaded machine), or that far apart
+#                                loaded machine), or that far apart; with
+#                                apart only the spread (a generator whose
+#                                start-up follows the start, kxdpgun: its
+#                                lateness is that start-up, recorded)
 #
 # Source after common.sh and topology.sh.
 
@@ -108,7 +112,8 @@ players_skew_json() {
 
 players_skew_warn() {
     local w
-    w=$(jq -r --argjson l "$PLAYERS_LATE_MS" 'select((.late_ms_max // 0) >= $l or (.skew_ms // 0) >= $l)
+    w=$(jq -r --argjson l "$PLAYERS_LATE_MS" --arg apart "${3:-}" '
+        select(((.late_ms_max // 0) >= $l and $apart != "apart") or (.skew_ms // 0) >= $l)
         | "the players started up to \(.late_ms_max) ms late, \(.skew_ms) ms apart (the lead, '"$PLAYERS_LEAD_S"' s, was too short to start them)"' <<<"$1")
     [ -z "$w" ] || warn "$2: $w"
 }

@@ -3,8 +3,11 @@
 # work happened (tcpbench/sweep/kxdpgun.sh says why). One line per player:
 # {index, rc, error?, result}; rc as tcpbench's: 0 valid, 3 generator-
 # limited, 4 interrupted, 1 error (no counts, or counts that disagree).
-# Input: none (-n); $counts: "INDEX SYNS ESTABLISHED REPLIES CLOSED" lines
-# ("-" where kxdpgun printed none); $cb, $ca: [testbed counters] and $sb,
+# Input: none (-n); $counts: "INDEX SYNS ESTABLISHED REPLIES CLOSED START"
+# lines ("-" where kxdpgun printed none; START its first query on its
+# host's clock, scripts/lib/kxdpgun.sh kxg_start_of, - when not measured;
+# absent in older runs); $at (optional): the players' one absolute start,
+# or null; $cb, $ca: [testbed counters] and $sb,
 # $sa: [testbed server-stats] before and after the run; $asked: the SYNs
 # asked of all players; $servers: the run's server roles; $interrupted;
 # $version; $program: its path and $proto (optional): tcp, or quic (DNS over QUIC: the
@@ -17,7 +20,8 @@ def num: if . == "-" then null else tonumber end;
 def within($said; $counted): ($said - $counted | fabs) <= ([10, 0.01 * $counted] | max);
 
 [$counts | split("\n")[] | select(length > 0) | split(" ")
- | {index: (.[0] | tonumber), syns: (.[1] | num), established: (.[2] | num), replies: (.[3] | num), closed: (.[4] | num)}] as $p
+ | {index: (.[0] | tonumber), syns: (.[1] | num), established: (.[2] | num), replies: (.[3] | num), closed: (.[4] | num),
+    start: (.[5] // "-" | num)}] as $p
 | ($ARGS.named.proto // "tcp") as $proto | ($proto == "quic") as $quic
 | (if $quic then "dns_quic_initials" else "dns_tcp_syns" end) as $ctr
 | (if $quic then "QUIC connections" else "SYNs" end) as $what
@@ -64,6 +68,8 @@ def within($said; $counted): ($said - $counted | fabs) <= ([10, 0.01 * $counted]
       valid: ($error == null and ($short | length) == 0 and ($interrupted | not)),
       invalid_reasons: $short, interrupted: $interrupted,
       latency_us: null, answered_latency_us: null,
+      # (as tcpbench's records: the start asked for and the first query's)
+      start_at: ($ARGS.named.at // null), first_start_realtime: .start,
       counted: ({syns_at_router: $syns_counted, answers_by_daemons: $answers_counted, syns_asked: $asked,
                 syns_said: $syns_said, replies_said: $replies_said}
                 + (if $quic then {router_counter: $ctr, full_handshakes_said: ([$p[] | .established // 0] | add // 0)} else {} end))} end)}

@@ -25,15 +25,23 @@
 #
 #   kxg_tcp_settings             TCP_GENERATOR checked (before the testbed)
 #   kxg_tcp_prepare              the query file (QUERIES, or . SOA)
-#   kxg_tcp_start PLAYER SERVER RATE BASE   kxdpgun in the background (its
-#                                pid in $!), output in BASE.out
-#   kxg_tcp_results W CONFIG TOTAL N   the records W/p0..N-1.json of the
+#   kxg_tcp_start PLAYER SERVER RATE BASE [AT]   kxdpgun in the background
+#                                (its pid in $!), output in BASE.out; AT
+#                                (seconds since the epoch; null or none:
+#                                at once) the one absolute time of its
+#                                first query (kxg_run's KXG_START_AT: on a
+#                                lab, as tcpbench's --start-at)
+#   kxg_tcp_results W CONFIG TOTAL N [AT]   the records W/p0..N-1.json of the
 #                                run's N players from their outputs, the
 #                                router's counters (W/counters-before
 #                                and -after.json, which run_once reads with
 #                                `testbed counters`) and the daemons' (its
 #                                W/stats-before and -after.json)
-#                                (kxdpgun-result.jq); sets rcs[] (run_once's)
+#                                (kxdpgun-result.jq), each with its
+#                                start_at (AT) and first_start_realtime
+#                                (its first query on its host's clock:
+#                                kxg_start_of), as tcpbench's records have
+#                                them; sets rcs[] (run_once's)
 #                                and KXG_SYNS_COUNTED_BY (where the counters
 #                                counted the SYNs, for the summary)
 
@@ -63,23 +71,24 @@ kxg_tcp_prepare() {
 }
 
 kxg_tcp_start() {
-    local player=$1 server=$2 rate=$3 base=$4 r mode=tcp
+    local player=$1 server=$2 rate=$3 base=$4 at=${5:-null} r mode=tcp
     # DoQ: a full handshake each (--quic=0), or resumed (-U, 0-RTT)
     [ "$TRANSPORT" != quic ] || { mode=quic:0; [ "$TLS_RESUME" = no ] || mode=quic; }
     r=$(awk -v x="$rate" 'BEGIN { printf "%d", x + 0.5 }')
     # (the guard in the foreground: a refusal stops the sweep, not one player)
     target_guard "$(exp_family_addr "$server")" "$(tcp_source_block "$player")"
-    ( kxg_run "$player" "$(exp_family_addr "$server")" "$(tcp_source_block "$player")" "$r" "$POINT_S" \
+    ( if [ "$at" != null ]; then KXG_START_AT=$at; fi
+      kxg_run "$player" "$(exp_family_addr "$server")" "$(tcp_source_block "$player")" "$r" "$POINT_S" \
           "$KXG_TCP_QUERIES" "$base.out" "$mode"
       exit "$KXG_RC" ) 2> "$base.err" &
 }
 
 kxg_tcp_results() {
-    local w=$1 cfg=$2 total=$3 n=$4 k syns est rep clo line
+    local w=$1 cfg=$2 total=$3 n=$4 at=${5:-null} k syns est rep clo line
     : > "$w/kxg-counts"
     for ((k = 0; k < n; k++)); do
         read -r syns est rep clo < <(kxg_tcp_counts "$w/p$k.out"; echo) || true
-        printf '%s %s %s %s %s\n' "$k" "${syns:--}" "${est:--}" "${rep:--}" "${clo:--}" >> "$w/kxg-counts"
+        printf '%s %s %s %s %s %s\n' "$k" "${syns:--}" "${est:--}" "${rep:--}" "${clo:--}" "$(kxg_start_of "$w/p$k.out")" >> "$w/kxg-counts"
     done
     jq -n -c --rawfile counts "$w/kxg-counts" \
         --slurpfile cb "$w/counters-before.json" --slurpfile ca "$w/counters-after.json" \
@@ -87,7 +96,7 @@ kxg_tcp_results() {
         --argjson asked "$(awk -v t="$total" -v d="$POINT_S" 'BEGIN { printf "%d", t * d + 0.5 }')" \
         --argjson servers "$(config_servers "$cfg" | jq -R . | jq -s -c .)" \
         --argjson interrupted "$(run_interrupted && echo true || echo false)" --arg version "$KXG_TCP_VERSION" \
-        --arg proto "$TRANSPORT" --arg program "$(kxg_program)" \
+        --arg proto "$TRANSPORT" --arg program "$(kxg_program)" --argjson at "$at" \
         -f "$SWEEP/kxdpgun-result.jq" > "$w/kxg-results.jsonl"
     KXG_SYNS_COUNTED_BY=$(jq -c --arg c "$(if [ "$TRANSPORT" = quic ]; then echo dns_quic_initials; else echo dns_tcp_syns; fi)" \
         '.router.counted_by[$c] // null' "$w/counters-after.json")

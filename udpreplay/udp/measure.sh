@@ -38,15 +38,26 @@ replay() {
     if [ "$UDP_GENERATOR" = kxdpgun ]; then replay_kxdpgun "$1"; else replay_tcpreplay "$1"; fi
 }
 
-# replay_kxdpgun RATE: kxdpgun (scripts/lib/kxdpgun.sh); SENT and ACHIEVED
-# come from the router's counter after the point (sent_at_router).
+# replay_kxdpgun RATE: kxdpgun on each of the load's players at its share
+# of RATE from its block of the sources (players_shares, as tcpreplay's),
+# all started at one absolute time on a lab or with several players
+# (kxg_players: its first queries at kxg_start_at, each started its fixed
+# sleep before by the players' wait on its host); SENT and ACHIEVED come
+# from the router's counter after the point (sent_at_router), checked
+# against the sum of the players' own counts (KXG_SENT); START_JSON is
+# each one's first query against the intended time (players_skew_json),
+# KXG_PLAYERS_JSON each one's share and count.
 replay_kxdpgun() {
-    local rate=$1
-    # (one player: udpreplay/udp/settings.sh; its share is the whole)
-    kxg_run "${LOAD_PLAYERS[0]}" "$FAMILY_SERVICE" "$SOURCES" "$rate" "$DURATION" "$KXG_QUERIES" "$WORK/kxdpgun.out"
-    START_JSON=$(players_skew_json null "${LOAD_PLAYERS[0]} -")
+    local rate=$1 at=null
+    if one_start; then at=$(kxg_start_at); fi
+    kxg_players "$at" "$DURATION" "$KXG_QUERIES" "$WORK/kxdpgun" \
+        < <(players_shares "$rate" "$SOURCES" "${LOAD_PLAYERS[@]}" | awk -v t="$FAMILY_SERVICE" '{ print $1, t, $3, $2 }')
+    START_JSON=$(players_skew_json "$at" "$KXG_STARTS")
     if run_interrupted; then return 0; fi
-    [ "$KXG_RC" -eq 0 ] || die "kxdpgun failed at $rate q/s (exit $KXG_RC), the point is not measured; the points measured before are kept: $(tail -n 3 "$WORK/kxdpgun.out" | tr '\n' ' ')"
+    [ "$KXG_RC" -eq 0 ] || die "kxdpgun on $KXG_FAILED failed at $rate q/s (exit $KXG_RC), the point is not measured; the points measured before are kept: $(tail -n 3 "$WORK/kxdpgun-$KXG_FAILED.out" | tr '\n' ' ')"
+    # (their lateness is kxdpgun's own start-up: its queries read, XDP
+    # attached after it is started; only their spread is warned about)
+    [ "$at" = null ] || players_skew_warn "$START_JSON" "at $rate q/s" apart
     ELAPSED=$DURATION
 }
 
@@ -76,7 +87,7 @@ sent_at_router() {
 # the intended time: players_skew_json).
 replay_tcpreplay() {
     local rate=$1 p r rc at=null lead=0 pids=() who=() i out sent el pps starts="" st feed
-    if [ "${#LOAD_PLAYERS[@]}" -gt 1 ] || [ "$BACKEND" = lab ]; then
+    if one_start; then
         at=$(players_start_at); lead=$PLAYERS_LEAD_S
     fi
     while read -r p r _; do
@@ -125,6 +136,13 @@ replay_tcpreplay() {
     players_skew_warn "$START_JSON" "at $rate q/s"
 }
 
+# one_start: the load's players start at one absolute time, PLAYERS_LEAD_S
+# ahead (on a lab, or with several players), not at once (one player on
+# the namespace testbed). start_lead: the seconds from a point's start to
+# its players' (0 when they start at once).
+one_start() { [ "${#LOAD_PLAYERS[@]}" -gt 1 ] || [ "$BACKEND" = lab ]; }
+start_lead() { if one_start; then echo "$PLAYERS_LEAD_S"; else echo 0; fi; }
+
 # replay_pcap PLAYER: the trace rewritten for PLAYER (run_lb).
 replay_pcap() { echo "$WORK/replay-$1.pcap"; }
 
@@ -134,7 +152,7 @@ replay_pcap() { echo "$WORK/replay-$1.pcap"; }
 # lowest ratio of its repetitions) and PT_GENLIM[RATE] for the search.
 # Never call it (or its callers) in a condition: set -e must stay in force.
 measure_point() {
-    local rate=$1 k=${2:-1} row c0 c1 reused=0 sample
+    local rate=$1 k=${2:-1} row c0 c1 reused=0 sample win
     # Measured already in this run (the repetitions phase repeats the bisection's points).
     row=$(printf '%s\n' "${POINT_ROWS[@]}" | awk -F, -v r="$rate" -v k="$k" -v lb="$CUR_LB" '$1 == lb && $2 == r && $NF == k { print; exit }')
     if [ -n "$row" ]; then
@@ -148,8 +166,10 @@ measure_point() {
     else
         c0=$(counters_snapshot)
         # (perf first: its second of start stays out of the sampler's window)
-        # (kxdpgun sends from about a second after its start: perf watches that too)
-        charge_start "$WORK" "$(if [ "$UDP_GENERATOR" = kxdpgun ]; then kxg_window "$DURATION"; else echo "$DURATION"; fi)"
+        # (kxdpgun sends from about a second after its start: perf watches
+        # that too; and the lead of players started at one time)
+        win=$(awk -v d="$DURATION" -v l="$(start_lead)" 'BEGIN { print d + l }')
+        charge_start "$WORK" "$(if [ "$UDP_GENERATOR" = kxdpgun ]; then kxg_window "$win"; else echo "$win"; fi)"
         sampler_start
         # the RSSAC047 probe from its own client during the load (scripts/lib/probe.sh)
         probe_start "$EXP_DIR/probe" "$(point_stem "$rate" "$k")"
@@ -166,11 +186,14 @@ measure_point() {
         [ "$UDP_GENERATOR" != kxdpgun ] || sent_at_router "$rate" "$c0" "$c1"
         mkdir -p "$EXP_DIR/samples"
         sample="$EXP_DIR/samples/$(point_stem "$rate" "$k").json"
+        # (kxdpgun's players: each one's share, sources and own count)
         jq -c -L "$RB_TOP/scripts/lib" --slurpfile c "$WORK/charge.json" --slurpfile series "$WORK/series.jsonl" --argjson start "$START_JSON" \
             --slurpfile arr <(cat "$WORK/arrivals.json" 2>/dev/null || true) --argjson cpus "$CPUS_JSON" \
+            --argjson kxg "$(if [ "$UDP_GENERATOR" = kxdpgun ]; then echo "$KXG_PLAYERS_JSON"; else echo null; fi)" \
             'include "layers"; include "arrivals"; generator_window($series) as $w
              | . + {cpu_charge: $c[0], load_window_s: $w, start: $start,
-                    arrivals: arrivals_point($arr[0]; $w; [.stalls[] | select(.cpu as $x | $cpus.server | index($x))]; ["server1", "server2"])}' \
+                    arrivals: arrivals_point($arr[0]; $w; [.stalls[] | select(.cpu as $x | $cpus.server | index($x))]; ["server1", "server2"])}
+             + (if $kxg == null then {} else {kxdpgun: {players: $kxg, sent: ([$kxg[].sent] | if any(. == null) then null else add end)}} end)' \
             "$WORK/sample.json" | results_write "$sample"
         row="$(point_row "$rate" "$c0" "$c1"),$(point_sampled "$WORK/sample.json" "$WORK/series.jsonl"),$(point_arrivals "$sample"),$CHARGE_RIG,$k"
         results_append_line "$CACHE" "$row"
@@ -284,7 +307,7 @@ players_block() {
         [ ! -s "$f" ] || files+=("$f")
     done
     jq -n -c -L "$RB_TOP/scripts/lib" --arg srcs "$(printf '%s\n' "${PLAYER_SOURCES[@]+"${PLAYER_SOURCES[@]}"}")" \
-        --argjson lead "$(if [ "${#LOAD_PLAYERS[@]}" -gt 1 ] || [ "$BACKEND" = lab ]; then echo "$PLAYERS_LEAD_S"; else echo null; fi)" '
+        --argjson lead "$(if one_start; then echo "$PLAYERS_LEAD_S"; else echo null; fi)" '
         include "players";
         players_sweep([$srcs | split("\n")[] | select(length > 0) | split(" ") | {player: .[0], sources: .[1], shared: (.[2] == "1")}];
                       $lead; [inputs | .start | select(. != null)])' "${files[@]+"${files[@]}"}" < /dev/null

@@ -52,17 +52,15 @@ read_settings() {
     # (docs/methodology.md, "The rig's work on the server CPU"); every
     # point's rig share says so.
     [ "$UDP_GENERATOR" != kxdpgun ] || need_tools kxdpgun
-    # The players the load is split over (players.sh): by default every
-    # player of a lab; on the namespace testbed, and with kxdpgun (which
-    # sends from one player here), player1 alone.
+    # The players the load is split over (players.sh), by either
+    # generator: by default every player of a lab; on the namespace
+    # testbed player1 alone.
     local np=$UDP_PLAYERS
     if [ "$np" = auto ]; then
-        if [ "$BACKEND" = lab ] && [ "$UDP_GENERATOR" = tcpreplay ]; then np=all; else np=1; fi
+        if [ "$BACKEND" = lab ]; then np=all; else np=1; fi
     fi
     mapfile -t LOAD_PLAYERS < <(players_first "$np")
     [ "${#LOAD_PLAYERS[@]}" -gt 0 ] || die "UDP_PLAYERS=$UDP_PLAYERS: no players"
-    [ "$UDP_GENERATOR" != kxdpgun ] || [ "${#LOAD_PLAYERS[@]}" -eq 1 ] \
-        || die "UDP_PLAYERS=$UDP_PLAYERS: kxdpgun sends from one player (UDP_PLAYERS=1); tcpreplay splits the load over several"
     # SETTLE_LEFT: the wait after the generator has exited. kxdpgun waits 1 s
     # after its last query before it exits (its extra wait, fixed in kxdpgun
     # 3.2; -r only drops the answers it would read meanwhile), so the
