@@ -59,6 +59,16 @@ now_ns() { local t=$EPOCHREALTIME; echo "${t/./}000"; }
 # utc_stamp: the results directory name of a run.
 utc_stamp() { date -u +%Y%m%dT%H%M%SZ; }
 
+# wait_pid PID: its exit status, also when a trapped signal interrupts wait.
+wait_pid() {
+    local rc
+    while :; do
+        rc=0; wait "$1" || rc=$?
+        if [ "$rc" -gt 128 ] && kill -0 "$1" 2>/dev/null; then continue; fi
+        return "$rc"
+    done
+}
+
 # json_get FILE FILTER: one value from a JSON file, errors if absent.
 json_get() { jq -er "$2" "$1"; }
 

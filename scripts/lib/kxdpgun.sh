@@ -265,11 +265,7 @@ kxg_players() {
     local rows="" sent recv start
     for i in "${!pids[@]}"; do
         p=${who[$i]}
-        # (a trapped signal ends the wait early: wait again while it runs)
-        while :; do
-            rc=0; wait "${pids[$i]}" || rc=$?
-            [ "$rc" -gt 128 ] && kill -0 "${pids[$i]}" 2>/dev/null || break
-        done
+        rc=0; wait_pid "${pids[$i]}" || rc=$?
         res=$(cat "$base-$p.res" 2>/dev/null || true)
         read -r _ sent recv start <<<"${res:-$rc - - -}"
         [ "$rc" -eq 0 ] || [ "$KXG_RC" -ne 0 ] || { KXG_RC=$rc KXG_FAILED=$p; }

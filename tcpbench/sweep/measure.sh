@@ -22,15 +22,6 @@ stop_sampler() {
     SAMPLER_PID=""
 }
 
-# wait_pid PID: its exit status, also when a trapped signal interrupts wait.
-wait_pid() {
-    local rc
-    while :; do
-        rc=0; wait "$1" || rc=$?
-        if [ "$rc" -gt 128 ] && kill -0 "$1" 2>/dev/null; then continue; fi
-        return "$rc"
-    done
-}
 
 # run_once CONFIG TOTAL REP OUT: one repetition of one point: the sampler,
 # then every player of the config at its share of TOTAL, all at once; OUT
