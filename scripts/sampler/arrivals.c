@@ -350,12 +350,11 @@ rbs_arrivals_open(const struct rbs_arrivals_port *ports, int nports, int64_t per
 			goto fail;
 		}
 		a->nports++;
+		/* a first read checks the port now; the baseline is taken at start */
 		if (read_port(&a->nl, p, &p->tx0, &p->drop0, e2, sizeof(e2)) < 0) {
 			snprintf(err, errlen, "--arrivals %s=%s: %s", ports[i].role, ports[i].dev, e2);
 			goto fail;
 		}
-		p->tx = p->tx0;
-		p->drop = p->drop0;
 	}
 	return a;
 fail:
@@ -375,10 +374,8 @@ rbs_arrivals_open_socket(struct rbs_arrivals *a, int i, enum rbs_arrivals_proto 
 		snprintf(err, errlen, "%s: %s: %s", p->p.role, protos[proto].file, strerror(errno));
 		return -1;
 	}
-	if (read_socket(a, p, &p->sock0, err, errlen) < 0)
-		return -1;
-	p->sock = p->sock0;
-	return 0;
+	/* a first read checks the counter now; the baseline is taken at start */
+	return read_socket(a, p, &p->sock0, err, errlen);
 }
 
 int
