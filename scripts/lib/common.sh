@@ -72,15 +72,20 @@ wait_pid() {
 # json_get FILE FILTER: one value from a JSON file, errors if absent.
 json_get() { jq -er "$2" "$1"; }
 
+# settings_py VERB ARGS...: the settings rules (scripts/rootbench/settings.py,
+# `settings_py --help`), by Debian's Python, isolated from the
+# environment's Python settings and site packages.
+settings_py() { /usr/bin/python3 -I -S "$RB_TOP/scripts/rootbench/settings.py" "$@"; }
+
 # script_help: the calling script's header comment (line 2 up to the line
 # before `set -euo pipefail`), as its --help text.
 # A script with a settings table (script_settings_table) adds the settings
-# declared there (scripts/lib/settings.jq).
+# declared there (settings_py help).
 script_help() {
     local t
     sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"
     t=$(script_settings_table "$0")
-    [ -z "$t" ] || { echo; jq -r -L "$RB_TOP/scripts/lib" --arg f "${t#"$RB_TOP"/}" 'include "settings"; .file = $f | settings_help_lines(.)' "$t"; }
+    [ -z "$t" ] || { echo; settings_py help "$t" --file "${t#"$RB_TOP"/}"; }
 }
 
 # script_settings_table SCRIPT: the settings table of SCRIPT: SCRIPT.settings.json,

@@ -56,7 +56,7 @@ lab_validate() {
     TB_ZONEDIR=$(tb_zone_dir)
     lab_check_ranges
     # (the hosts' clocks are checked at up against this limit: lab_clock_check)
-    settings_fill_defaults "$TB_SETTINGS_TABLE" '.name == "LAB_CLOCK_MAX_MS"'
+    settings_fill_defaults "$TB_SETTINGS_TABLE" LAB_CLOCK_MAX_MS
     settings_check "$TB_SETTINGS_TABLE" LAB_CLOCK_MAX_MS
 }
 

@@ -43,9 +43,9 @@ PROBE_ARGS=()           # rbprobe's options (probe_args)
 
 probe_settings() {
     local given=${PROBE:-}
-    settings_fill_defaults "$PROBE_SETTINGS_TABLE" '(.name | startswith("PROBE"))'
+    settings_fill_defaults "$PROBE_SETTINGS_TABLE" 'PROBE*'
     [ -n "${PROBE_IDLE_S:-}" ] || PROBE_IDLE_S=$(settings_get "$PROBE_SETTINGS_TABLE" PROBE_IDLE_S)
-    settings_check_all "$PROBE_SETTINGS_TABLE" '(.name | startswith("PROBE"))'
+    settings_check_all "$PROBE_SETTINGS_TABLE" 'PROBE*'
     [ "$PROBE" = on ] && probe_lab && ! lab_role_host probe >/dev/null 2>&1 || return 0
     # A lab without a probe host: PROBE=on asked for is refused before
     # anything starts; the default (on) is turned off, said once.

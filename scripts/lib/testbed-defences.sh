@@ -9,8 +9,8 @@
 # they are recorded here beside the rest. Sourced by testbed-config.sh;
 # the settings are declared in scripts/testbed.settings.json.
 
-# The defences' settings (a jq filter on the settings table's entries).
-TB_DEFENCES_SETTINGS='(.name | startswith("SERVER_RRL") or . == "SERVER_SYNCOOKIES")'
+# The defences' settings (the words settings_fill_defaults takes: names and PREFIX*).
+TB_DEFENCES_SETTINGS='SERVER_RRL* SERVER_SYNCOOKIES'
 
 # Knot DNS 3.2's mod-rrl counts IPv4 sources per /24 and IPv6 per /56,
 # compiled in (its rrl.c): the module has no item for either.
