@@ -252,12 +252,28 @@ class Run:
             self._lock_fd = None
 
     # ------------------------------------------------------------- children
-    def spawn(self, argv, **kwargs):
+    def spawn(self, argv, group=False, **kwargs):
         """subprocess.Popen(argv, **kwargs), stopped at the end of the run
-        (TERM, then KILL after 5 s) unless it ended before."""
+        (TERM, then KILL after 5 s) unless it ended before. group=True: in
+        a process group of its own, the whole group signalled (a pipeline
+        or a script with children of its own; Ctrl-C at the terminal then
+        reaches the run only, which stops it)."""
+        if group:
+            kwargs["process_group"] = 0
         p = subprocess.Popen(argv, **kwargs)
+        p.rb_group = group
         self.children.append(p)
         return p
+
+    @staticmethod
+    def _signal_child(p, sig):
+        try:
+            if getattr(p, "rb_group", False):
+                os.killpg(p.pid, sig)
+            else:
+                p.send_signal(sig)
+        except OSError:
+            pass
 
     def at_end(self, fn):
         """fn() called at the end of the run (before the summary: stop what
@@ -275,17 +291,14 @@ class Run:
             except Exception as e:  # noqa: BLE001 (the end goes on)
                 self.warn("stopping: %s" % e)
         for p in self.children:
-            if p.poll() is None:
-                try:
-                    p.terminate()
-                except OSError:
-                    pass
+            if p.poll() is None or getattr(p, "rb_group", False):
+                self._signal_child(p, signal.SIGTERM)
         deadline = time.monotonic() + CHILD_STOP_S
         for p in self.children:
             try:
                 p.wait(max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                p.kill()
+                self._signal_child(p, signal.SIGKILL)
                 p.wait()
         self.children = []
 

@@ -12,6 +12,8 @@ import json
 import os
 import re
 import subprocess
+import sys
+import time
 
 from rootbench.lifecycle import RunError, project_top, utc_now
 
@@ -78,13 +80,13 @@ class Testbed:
         if self._warn:
             self._warn(msg)
         else:
-            print("%s: warning: %s" % (self.prog, msg), file=__import__("sys").stderr, flush=True)
+            print("%s: warning: %s" % (self.prog, msg), file=sys.stderr, flush=True)
 
     def log(self, msg):
         if self._log:
             self._log(msg)
         else:
-            print("%s: %s" % (self.prog, msg), file=__import__("sys").stderr, flush=True)
+            print("%s: %s" % (self.prog, msg), file=sys.stderr, flush=True)
 
     def environ(self):
         return os.environ if self.env is None else self.env
@@ -165,6 +167,14 @@ class Testbed:
         if ready:
             args += ["--ready", ready]
         return self.argv("sample", *(args + list(options)))
+
+    def sampler(self, run, folder, *options, interval_ms=100):
+        """The testbed sampler started in the background (exp_sampler_start):
+        every layer's counters every interval_ms into folder/series.jsonl,
+        folder/sample.json and folder/sampler.log, started through
+        run.spawn (stopped at the end of the run); returns once it took its
+        first sample (a Sampler: .ready_ns, .stop())."""
+        return Sampler(self, run, folder, options, interval_ms)
 
     # ------------------------------------------- the experiment's testbed
     def up_setting_names(self):
@@ -284,6 +294,51 @@ class Testbed:
                 "unit": "ns per iteration of rbspeed's fixed loop (median of its repeats; lower is faster)",
                 "server": {k: v for k, v in cpus.items() if k in svn},
                 "rig": {k: v for k, v in cpus.items() if k in cln}}
+
+
+class Sampler:
+    """A running `scripts/testbed sample` (Testbed.sampler)."""
+
+    READY_WAIT_S = 5.0
+
+    def __init__(self, testbed, run, folder, options, interval_ms):
+        self.folder = folder
+        self.summary = os.path.join(folder, "sample.json")
+        ready = os.path.join(folder, "sampler.ready")
+        self.logfile = os.path.join(folder, "sampler.log")
+        for f in (self.summary, ready):
+            if os.path.exists(f):
+                os.unlink(f)
+        argv = testbed.sample_argv(os.path.join(folder, "series.jsonl"), self.summary, ready, interval_ms, *options)
+        with open(self.logfile, "w", encoding="utf-8") as log:
+            self.proc = run.spawn(argv, stdout=log, stderr=subprocess.STDOUT, env=testbed.env)
+        deadline = time.monotonic() + self.READY_WAIT_S
+        while not os.path.exists(ready):
+            if self.proc.poll() is not None:
+                raise TestbedError("the testbed sampler did not start: %s" % self.log_tail(), "sample")
+            if time.monotonic() > deadline:
+                raise TestbedError("the testbed sampler took no first sample within 5 s: %s" % self.log_tail(), "sample")
+            time.sleep(0.02)
+        self.ready_ns = os.stat(ready).st_mtime_ns
+
+    def log_tail(self):
+        try:
+            with open(self.logfile, encoding="utf-8", errors="replace") as f:
+                return tail_lines(f.read())
+        except OSError:
+            return ""
+
+    def end(self):
+        """TERM (it writes its summary) and waited for; never fails (exp_sampler_end)."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        self.proc.wait()
+
+    def stop(self):
+        """end(), then TestbedError unless it wrote sample.json (exp_sampler_stop)."""
+        self.end()
+        if not (os.path.exists(self.summary) and os.path.getsize(self.summary) > 0):
+            raise TestbedError("the testbed sampler wrote no summary: %s" % self.log_tail(), "sample")
 
 
 class HostSpeed:

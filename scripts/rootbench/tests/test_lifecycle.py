@@ -227,3 +227,27 @@ def test_run_dir_points_latest_at_a_run_under_results(tmp_path):
     env2 = {"RB_RESULTS": str(tmp_path / "results"), "RB_RUN": str(tmp_path / "elsewhere")}
     lifecycle.run_dir(env2)
     assert os.readlink(tmp_path / "results" / "latest") == os.path.basename(env["RB_RUN"])
+
+
+def test_a_child_in_a_group_of_its_own_is_stopped_with_its_children(tmp_path):
+    d = str(tmp_path / "toy")
+    pidfile = tmp_path / "grandchild"
+    with Run(d) as run:
+        run.spawn(["sh", "-c", 'sleep 60 & echo $! > "$1"; wait', "_", str(pidfile)], group=True)
+        deadline = time.monotonic() + 5
+        while not pidfile.exists() or not pidfile.read_text().strip():
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+    grandchild = int(pidfile.read_text())
+    deadline = time.monotonic() + 2
+    while True:
+        try:
+            os.kill(grandchild, 0)
+        except ProcessLookupError:
+            break
+        # a zombie of init is gone as far as the test cares
+        with open("/proc/%d/stat" % grandchild) as f:
+            if f.read().split(") ")[1].startswith("Z"):
+                break
+        assert time.monotonic() < deadline, "the group's sleep still runs"
+        time.sleep(0.05)

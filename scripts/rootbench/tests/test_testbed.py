@@ -145,3 +145,35 @@ def test_family_both_runs_both_and_stops_at_an_interrupt():
 
 def test_host_speed_is_none_on_a_lab(fake):
     assert fake[0].host_speed({"backend": "lab"}) is None
+
+
+SAMPLER = """#!/bin/sh
+# a fake sampler: takes its first sample (the --ready file), then runs
+# until TERM, when it writes its summary
+while [ $# -gt 0 ]; do case $1 in --summary) s=$2 ;; --ready) r=$2 ;; esac; shift; done
+trap 'echo "{}" > "$s"; exit 0' TERM
+[ -n "${NO_READY:-}" ] || : > "$r"
+echo "sampling" >&2
+[ -z "${DIE:-}" ] || { echo "no sampler here" >&2; exit 1; }
+while :; do sleep 0.05; done
+"""
+
+
+def test_the_sampler_starts_waits_for_its_first_sample_and_stops(fake, tmp_path):
+    from rootbench.lifecycle import Run
+    tb, env = fake[0], fake[1]
+    with open(tb.program, "w") as f:
+        f.write(SAMPLER)
+    out = tmp_path / "exp"
+    with Run(str(out)) as run:
+        s = tb.sampler(run, str(out), "--stall-ms", "0")
+        assert s.ready_ns > 0
+        s.stop()
+    assert (out / "sample.json").read_text() == "{}\n"
+    env["DIE"] = "1"
+    env["NO_READY"] = "1"
+    with pytest.raises(SystemExit):
+        with Run(str(tmp_path / "exp2")) as run:
+            with pytest.raises(TestbedError, match="the testbed sampler did not start: sampling\nno sampler here"):
+                tb.sampler(run, str(tmp_path / "exp2"))
+            raise TestbedError("x")
