@@ -251,3 +251,21 @@ def test_a_child_in_a_group_of_its_own_is_stopped_with_its_children(tmp_path):
                 break
         assert time.monotonic() < deadline, "the group's sleep still runs"
         time.sleep(0.05)
+
+
+def test_the_status_summary_is_byte_for_byte_results_mark_status(tmp_path):
+    # The bare summary is written by both languages until every experiment
+    # has moved: results.sh's results_mark_status and this module's.
+    bash_dir, py_dir = tmp_path / "bash" / "lb", tmp_path / "py" / "lb"
+    bash_dir.mkdir(parents=True)
+    py_dir.mkdir(parents=True)
+    err = 'point 2: "quoted", tab\there, ünïcode, \x7f'
+    script = ('. "$RB_TOP/scripts/lib/common.sh"; . "$RB_TOP/scripts/lib/results.sh"; '
+              'results_mark_status "$1" rootbench.lb/2 failed "$2"')
+    subprocess.run(["bash", "-c", script, "_", str(bash_dir), err], check=True, env=dict(os.environ, RB_TOP=TOP, RB_RUN=str(tmp_path)))
+    s = lifecycle.status_summary(str(py_dir), "rootbench.lb/2", "failed", err)
+    with open(bash_dir / "summary.json", encoding="utf-8") as f:
+        bash_text = f.read()
+    s["finished"] = json.loads(bash_text)["finished"]   # the same second
+    lifecycle.write_json(str(py_dir / "summary.json"), s)
+    assert (py_dir / "summary.json").read_bytes() == (bash_dir / "summary.json").read_bytes()
