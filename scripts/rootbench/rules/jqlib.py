@@ -13,6 +13,8 @@ import functools
 import json
 import math
 
+from rootbench import jqtext
+
 
 class JqError(Exception):
     """What jq would stop with (jq: error ...)."""
@@ -266,3 +268,33 @@ def setpath(v, k, value):
     out = dict(v)
     out[k] = value
     return out
+
+
+def index_opt(v, k):
+    """jq's .[k]? at the end of a path, inside [...]: [] where .[k] is an
+    error (the element left out), else [.[k]]. Only the last index is
+    optional: $c[.][$n][$k]? still stops when $c[.][$n] cannot be indexed."""
+    try:
+        return [get(v, k)]
+    except JqError:
+        return []
+
+
+def tonumber(v):
+    """jq's tonumber: a number as it is, a string read as jq reads it."""
+    if is_number(v):
+        return v
+    if isinstance(v, str):
+        try:
+            return jqtext.to_number(v)
+        except ValueError as e:
+            raise JqError(str(e))
+    raise JqError("%s cannot be parsed as a number" % type_name(v))
+
+
+def to_entries(v):
+    """jq's to_entries: an object's keys in their order (not sorted)."""
+    if not isinstance(v, dict):
+        keys(v)   # jq's error for what has no keys
+        raise JqError("Cannot index %s with \"key\"" % type_name(v))
+    return [{"key": k, "value": x} for k, x in v.items()]
