@@ -14,6 +14,7 @@ import json
 import math
 
 from rootbench import jqtext
+from rootbench.jqtext import truthy  # noqa: F401 (jq's if, for the rules)
 
 
 class JqError(Exception):
