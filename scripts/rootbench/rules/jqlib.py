@@ -56,9 +56,24 @@ def jround(x):
 
 
 def jfloor(x):
+    """jq's floor: a double (C's floor: floor(-0.0) and floor(0.5) are
+    -0 and 0, signs kept); index a list with int() of it."""
     if not is_number(x):
         raise JqError("%s number required" % type_name(x))
-    return math.floor(x) if math.isfinite(x) else x
+    if not math.isfinite(x):
+        return x
+    r = float(math.floor(x))
+    return math.copysign(0.0, x) if r == 0 else r
+
+
+def jceil(x):
+    """jq's ceil: a double (C's ceil: ceil(-0.5) is -0, printed "-0")."""
+    if not is_number(x):
+        raise JqError("%s number required" % type_name(x))
+    if not math.isfinite(x):
+        return x
+    r = float(math.ceil(x))
+    return math.copysign(0.0, x) if r == 0 else r
 
 
 _RANK = {"null": 0, "boolean": 1, "number": 3, "string": 4, "array": 5, "object": 6}
@@ -299,3 +314,33 @@ def to_entries(v):
         keys(v)   # jq's error for what has no keys
         raise JqError("Cannot index %s with \"key\"" % type_name(v))
     return [{"key": k, "value": x} for k, x in v.items()]
+
+
+def jslice(v, lo, hi):
+    """jq's .[lo:hi] of an array or string (null: null): negative indices
+    from the end, clamped, a fractional end rounded up."""
+    if v is None:
+        return None
+    if not isinstance(v, (list, str)):
+        raise JqError("Cannot index %s with object" % type_name(v))
+    n = len(v)
+    lo = 0 if lo is None else lo
+    hi = n if hi is None else hi
+    if not (is_number(lo) and is_number(hi)):
+        raise JqError("Start and end indices of an array slice must be numbers")
+    lo = lo + n if lo < 0 else lo
+    hi = hi + n if hi < 0 else hi
+    lo = min(max(lo, 0), n)
+    hi = min(max(hi, 0), n)
+    hi = max(hi, lo)
+    return v[int(lo):math.ceil(hi)]
+
+
+def jrange(lo, hi):
+    """jq's range(lo; hi): lo, lo + 1, ... while below hi."""
+    if not (is_number(lo) and is_number(hi)):
+        raise JqError("Range bounds must be numeric")
+    k = lo
+    while k < hi:
+        yield k
+        k += 1
