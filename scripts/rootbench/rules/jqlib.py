@@ -12,6 +12,7 @@ alt is `//` (false and null alike); each is `.[]` (an object's values).
 import functools
 import json
 import math
+import re
 
 from rootbench import jqtext
 from rootbench.jqtext import truthy  # noqa: F401 (jq's if, for the rules)
@@ -344,3 +345,51 @@ def jrange(lo, hi):
     while k < hi:
         yield k
         k += 1
+
+
+def _dtoi(n):
+    """jq 1.7's double -> intmax_t for %: clamped, 2^63 itself wrapping as
+    the C cast does on x86-64."""
+    if n < -2.0 ** 63:
+        return -2 ** 63
+    if n > 2.0 ** 63:
+        return 2 ** 63 - 1
+    if n == 2.0 ** 63:
+        return -2 ** 63
+    return int(n)
+
+
+def _cmod(x, y):
+    r = abs(x) % abs(y)
+    return -r if x < 0 else r
+
+
+def mod(a, b):
+    """jq 1.7's a % b: both truncated to integers (clamped to 64 bits), the
+    remainder with the dividend's sign, as a double (-6 % 3 is -0)."""
+    if not (is_number(a) and is_number(b)):
+        raise JqError("%s and %s cannot be divided (remainder)" % (type_name(a), type_name(b)))
+    if math.isnan(a) or math.isnan(b):
+        return float("nan")
+    bi = _dtoi(abs(b))
+    if bi == 0:
+        raise JqError("cannot be divided (remainder) because the divisor is zero")
+    if a < 0:
+        return -float(_cmod(_dtoi(-a), bi))
+    return float(_cmod(_dtoi(a), bi))
+
+
+def jsplit(s, sep):
+    """jq's split(sep) of a string: "" gives []."""
+    if not isinstance(s, str) or not isinstance(sep, str):
+        raise JqError("split input and separator must be strings")
+    return [] if s == "" else s.split(sep)
+
+
+def test(s, regex):
+    """jq's test(regex) for the plain patterns the rules use (Oniguruma's
+    Perl syntax reads them as Python's re does: $ also before a final
+    newline)."""
+    if not isinstance(s, str):
+        raise JqError("%s cannot be matched, as it is not a string" % type_name(s))
+    return re.search(regex, s) is not None
