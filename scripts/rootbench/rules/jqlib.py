@@ -393,3 +393,10 @@ def test(s, regex):
     if not isinstance(s, str):
         raise JqError("%s cannot be matched, as it is not a string" % type_name(s))
     return re.search(regex, s) is not None
+
+
+def sort_by(xs, *fs):
+    """jq's sort_by(f; g; ...): stable, by [f, g, ...] in jq's order."""
+    if not isinstance(xs, list):
+        raise JqError("Cannot index %s with number" % type_name(xs))
+    return sorted(xs, key=lambda x: sort_key([f(x) for f in fs]))

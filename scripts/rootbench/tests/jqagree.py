@@ -40,8 +40,10 @@ class Case:
     """One call: jq's text `call` (on `.`, with `$args`: the arguments as
     an array) and Python's fn(dot, *args), on the JSON text of dot and args."""
 
-    def __init__(self, name, call, fn, dot, *args, raw=None):
+    def __init__(self, name, call, fn, dot, *args, raw=None, message=False):
         self.name, self.call, self.fn, self.dot, self.args = name, call, fn, dot, list(args)
+        # message: an error's message must be the jq's too (a rule's own error("..."))
+        self.message = message
         # raw: the input's JSON text as written (numbers Python's json would not write)
         self.text = raw if raw is not None else json.dumps([dot, self.args])
 
@@ -51,10 +53,11 @@ class Case:
 
 def run_jq(module, cases):
     """jq's outputs of every case, one process: {case name: [lines]} (a
-    line "ERROR" where jq stopped with an error)."""
+    line "ERROR" where jq stopped with an error, "ERROR: message" for a
+    case that compares messages)."""
     jq = find_jq()
     assert jq, "no jq"
-    branches = "\n  ".join("%s $i == %d then (try [$i, (%s)] catch \"\\($i) ERROR\")"
+    branches = "\n  ".join("%s $i == %d then (try [$i, (%s)] catch \"\\($i) ERROR \\(tostring)\")"
                            % ("if" if i == 0 else "elif", i, c.call) for i, c in enumerate(cases))
     prog = 'include "%s";\n.[0] as $i | .[1] as $in | $in[1] as $args | $in[0] |\n  %s\n  else error("no case") end' % (
         module, branches)
@@ -64,8 +67,9 @@ def run_jq(module, cases):
     out = {c.name: [] for c in cases}
     for line in p.stdout.splitlines():
         if line.startswith('"'):
-            i = int(json.loads(line).split()[0])
-            out[cases[i].name].append("ERROR")
+            i, _, message = json.loads(line).split(" ", 2)
+            i = int(i)
+            out[cases[i].name].append("ERROR: " + message if cases[i].message else "ERROR")
         else:
             v = json.loads(line)
             out[cases[v[0]].name].append(line[len("[%d," % v[0]):-1])
@@ -77,8 +81,8 @@ def python_text(case):
     dot, args = jqlib.loads(case.text)
     try:
         value = case.fn(dot, *args)
-    except (jqlib.JqError, TypeError, ValueError, ZeroDivisionError, KeyError, IndexError, AttributeError):
-        return ["ERROR"]
+    except (jqlib.JqError, TypeError, ValueError, ZeroDivisionError, KeyError, IndexError, AttributeError) as e:
+        return ["ERROR: %s" % e if case.message else "ERROR"]
     return [jqtext.to_json(value)]
 
 
