@@ -123,33 +123,50 @@ def unique(xs):
     return out
 
 
+_NUM = (int, float)   # exactly: bool is not a number in jq
+
+
 def lt(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a < b
     return compare(a, b) < 0
 
 
 def le(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a <= b
     return compare(a, b) <= 0
 
 
 def gt(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a > b
     return compare(a, b) > 0
 
 
 def ge(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a >= b
     return compare(a, b) >= 0
 
 
 def eq(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a == b
     return compare(a, b) == 0
 
 
 def jmin(xs):
     """jq's min: null for none, the first of the least."""
+    if len(xs) == 2 and type(xs[0]) in _NUM and type(xs[1]) in _NUM:
+        return xs[1] if xs[1] < xs[0] else xs[0]
     return min_by(xs, lambda x: x)
 
 
 def jmax(xs):
     """jq's max: null for none, the last of the greatest."""
+    if len(xs) == 2 and type(xs[0]) in _NUM and type(xs[1]) in _NUM:
+        return xs[1] if xs[1] >= xs[0] else xs[0]
     return max_by(xs, lambda x: x)
 
 
@@ -173,6 +190,8 @@ def max_by(xs, f):
 
 def plus(a, b):
     """jq's a + b."""
+    if type(a) in _NUM and type(b) in _NUM:
+        return a + b
     if a is None:
         return b
     if b is None:
@@ -187,6 +206,8 @@ def plus(a, b):
 
 def minus(a, b):
     """jq's a - b (numbers; an array less the elements of another)."""
+    if type(a) in _NUM and type(b) in _NUM:
+        return a - b
     ta, tb = type_name(a), type_name(b)
     if ta == tb == "number":
         return a - b

@@ -7,10 +7,8 @@ this module's: probe_sweep is compared without those two keys."""
 import copy
 import functools
 
-import pytest
-
 from rootbench.rules import probe_sweep as PW
-from rootbench.tests.jqagree import Case, check_names, python_text, run_jq
+from rootbench.tests.jqagree import Case, check_names, run_jq, assert_agree
 from rootbench.tests.test_rules_probe_stats import OTHER, RAW
 
 POINT = "probe_point($args[0]; $args[1]; $args[2]; $args[3])"
@@ -90,9 +88,8 @@ def jq():
     return run_jq("probe-sweep", CASES)
 
 
-@pytest.mark.parametrize("case", CASES, ids=repr)
-def test_python_prints_what_the_jq_prints(case):
-    assert python_text(case) == jq()[case.name]
+def test_python_prints_what_the_jq_prints():
+    assert_agree(CASES, jq())
 
 
 def test_a_points_figures_and_the_probes_share_by_rate():
