@@ -5,7 +5,7 @@ players, the rate, the block and the measured starts.
 (From scripts/lib/players.jq; test_rules_players.py checks they agree.)"""
 
 from rootbench.jqtext import join_text, to_text
-from rootbench.rules.jqlib import (JqError, each, eq, ge, get, gt, is_number, jfloor, jmax, jmin, jrange, jround,
+from rootbench.rules.jqlib import (JqError, each, eq, ge, get, gt, jfloor, jmax, jmin, jrange, jround,
                                    jslice, jsplit, length, lt, minus, mod, plus, test, times, div, tonumber,
                                    truthy, type_name)
 
