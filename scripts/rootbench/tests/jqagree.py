@@ -61,8 +61,9 @@ def run_jq(module, cases):
     calls = list(dict.fromkeys(c.call for c in cases))
     branches = "\n  ".join("%s $c == %d then (try [$i, (%s)] catch \"\\($i) ERROR \\(tostring)\")"
                            % ("if" if k == 0 else "elif", k, call) for k, call in enumerate(calls))
-    prog = 'include "%s";\n.[0] as $i | .[1] as $c | .[2] as $in | $in[1] as $args | $in[0] |\n  %s\n  else error("no case") end' % (
-        module, branches)
+    # module None: jq's builtins only (jqlib's own agreement)
+    prog = '%s.[0] as $i | .[1] as $c | .[2] as $in | $in[1] as $args | $in[0] |\n  %s\n  else error("no case") end' % (
+        'include "%s";\n' % module if module else "", branches)
     stdin = "".join("[%d,%d,%s]\n" % (i, calls.index(c.call), c.text) for i, c in enumerate(cases))
     p = subprocess.run([jq, "-c", "-L", LIB, prog], input=stdin, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
