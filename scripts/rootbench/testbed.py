@@ -8,6 +8,7 @@ the verb and the last lines of its stderr. The argument lists are built
 apart (Testbed.argv) so that they are tested without a testbed.
 """
 
+import glob
 import json
 import os
 import re
@@ -15,7 +16,7 @@ import subprocess
 import sys
 import time
 
-from rootbench.lifecycle import RunError, project_top, utc_now
+from rootbench.lifecycle import RunError, project_top, run_dir, utc_now, write_json
 
 SERVICE4 = "198.18.0.53"     # scripts/lib/topology.sh
 SERVICE6 = "2001:2::53"
@@ -167,6 +168,31 @@ class Testbed:
         if ready:
             args += ["--ready", ready]
         return self.argv("sample", *(args + list(options)))
+
+    def record(self, status_text=None, env=None):
+        """The testbed's configuration beside the results: <run>/testbed.json
+        (status --json, or status_text when the caller has just read it:
+        one read fewer) and the zone variants' manifests built in this tree
+        as <run>/zones/<variant>.json (results_record_testbed). Returns
+        the status, parsed."""
+        text = self.status_text() if status_text is None else status_text
+        try:
+            status = json.loads(text)
+        except ValueError as e:
+            raise RunError("refusing to write invalid JSON to testbed.json: %s" % e) from e
+        run = run_dir(env, self.top)
+        write_json(os.path.join(run, "testbed.json"), status)
+        for m in sorted(glob.glob(os.path.join(self.top, "zones", "build", "*", "variant.json"))):
+            variant = os.path.basename(os.path.dirname(m))
+            try:
+                with open(m, encoding="utf-8") as f:
+                    manifest = json.load(f)
+            except (OSError, ValueError):
+                self.warn("zone manifest %s is not JSON; not recorded" % m)
+                continue
+            os.makedirs(os.path.join(run, "zones"), exist_ok=True)
+            write_json(os.path.join(run, "zones", variant + ".json"), manifest)
+        return status
 
     def sampler(self, run, folder, *options, interval_ms=100):
         """The testbed sampler started in the background (exp_sampler_start):

@@ -94,3 +94,25 @@ def test_an_interrupted_experiment_exits_130(tmp_path):
     assert p.returncode == 130
     with open(tmp_path / "run" / "intr" / "summary.json", encoding="utf-8") as f:
         assert json.load(f)["status"] == "interrupted"
+
+
+def test_a_signal_from_outside_stops_a_blocked_experiment_interrupted(tmp_path):
+    import signal
+    import time
+    d = write_exp(tmp_path / "slow", 'import time\nSCHEMA = "rootbench.slow/1"\n'
+                  'def run(ctx):\n    ctx.points = 1\n    open(ctx.dir + "/ready", "w").close()\n    time.sleep(30)\n'
+                  'def summary(ctx, status, error):\n    return {"status": status, "points": getattr(ctx, "points", 0)}\n')
+    e = dict(os.environ, RB_RUN=str(tmp_path / "run"))
+    p = subprocess.Popen(["/usr/bin/python3", "-I", "-S", DRIVER, d], stderr=subprocess.PIPE, text=True, env=e)
+    ready = tmp_path / "run" / "slow" / "ready"
+    deadline = time.monotonic() + 10
+    while not ready.exists():
+        assert p.poll() is None and time.monotonic() < deadline
+        time.sleep(0.02)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGTERM)
+    err = p.communicate(timeout=10)[1]
+    assert p.returncode == 130 and time.monotonic() - t0 < 2
+    assert "slow: interrupted: summary in" in err
+    with open(tmp_path / "run" / "slow" / "summary.json", encoding="utf-8") as f:
+        assert json.load(f) == {"status": "interrupted", "points": 1}

@@ -177,3 +177,21 @@ def test_the_sampler_starts_waits_for_its_first_sample_and_stops(fake, tmp_path)
             with pytest.raises(TestbedError, match="the testbed sampler did not start: sampling\nno sampler here"):
                 tb.sampler(run, str(tmp_path / "exp2"))
             raise TestbedError("x")
+
+
+def test_record_writes_the_status_and_the_zone_manifests_beside_the_results(fake, tmp_path):
+    tb = fake[0]
+    zb = os.path.join(tb.top, "zones", "build")
+    os.makedirs(os.path.join(zb, "signed"))
+    os.makedirs(os.path.join(zb, "broken"))
+    with open(os.path.join(zb, "signed", "variant.json"), "w") as f:
+        f.write('{"serial": 2026120201}')
+    with open(os.path.join(zb, "broken", "variant.json"), "w") as f:
+        f.write("not json")
+    env = {"RB_RUN": str(tmp_path / "run")}
+    assert tb.record(env=env) == {"backend": "netns"}
+    assert (tmp_path / "run" / "testbed.json").read_text() == '{\n  "backend": "netns"\n}\n'
+    assert (tmp_path / "run" / "zones" / "signed.json").read_text() == '{\n  "serial": 2026120201\n}\n'
+    # control: the manifest that is not JSON is named, not recorded
+    assert not (tmp_path / "run" / "zones" / "broken.json").exists()
+    assert any("broken/variant.json is not JSON" in w for w in fake[4])
