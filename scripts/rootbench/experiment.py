@@ -14,6 +14,8 @@ The module declares:
   SCHEMA = "rootbench.NAME/1"   its summary's schema (required)
   NAME = "..."                  results folder and messages (default: the
                                 registry entry's command or name)
+  PROG = "..."                  the messages' name when it is not NAME's
+                                (lb-verify writes <run>/lb)
   FAMILY = True                 it measures per address family: FAMILY=4|6|both
                                 read (both: run once per family)
   ON_SIGNAL = "flag"            stop at its points (ctx.check()) rather than
@@ -44,6 +46,7 @@ class Context:
     """What run(ctx) is given.
 
     name      the experiment's name (NAME)     top     the project's top
+    prog      the name its messages start with (PROG, default NAME)
     folder    the experiment's folder          args    the command-line arguments
     settings  {NAME: value string} of its table, resolved (one name per knob)
     given     the table's names the user set (NAME=VALUE strings)
@@ -60,10 +63,10 @@ class Context:
 
     def log(self, msg):
         """PROG: MSG on stderr (log of common.sh)."""
-        print("%s: %s" % (self.name, msg), file=sys.stderr, flush=True)
+        print("%s: %s" % (self.prog, msg), file=sys.stderr, flush=True)
 
     def warn(self, msg):
-        print("%s: warning: %s" % (self.name, msg), file=sys.stderr, flush=True)
+        print("%s: warning: %s" % (self.prog, msg), file=sys.stderr, flush=True)
 
     def die(self, msg):
         """Stop the run, failed, with MSG in its summary (die of common.sh)."""
@@ -182,14 +185,14 @@ def run_family(mod, ctx_base, family, env):
     name = ctx_base["name"]
     fam = Family(family) if family else None
     d = experiment_dir(name + (fam.suffix if fam else ""), env, ctx_base["top"])
-    testbed = Testbed(ctx_base["top"], prog=name)
+    testbed = Testbed(ctx_base["top"], prog=ctx_base["prog"])
     ctx = Context(family=fam, dir=d, testbed=testbed, **ctx_base)
     summary = None
     if hasattr(mod, "summary"):
         def summary(status, error):
             return mod.summary(ctx, status, error)
     try:
-        with Run(d, schema=mod.SCHEMA, prog=name, summary=summary, testbed=testbed,
+        with Run(d, schema=mod.SCHEMA, prog=ctx_base["prog"], summary=summary, testbed=testbed,
                  on_signal=getattr(mod, "ON_SIGNAL", "raise")) as run:
             ctx.run = run
             mod.run(ctx)
@@ -218,8 +221,8 @@ def main(argv):
         registry = read_registry(top)
         entries = registry_entries(registry, top, folder)
         name = getattr(mod, "NAME", None) or (entries and (entries[0].get("command") or entries[0]["name"])) or prog
-        prog = name
-        os.environ["RB_PROG"] = name
+        prog = getattr(mod, "PROG", None) or name
+        os.environ["RB_PROG"] = prog
         if args[:1] in (["-h"], ["--help"]):
             print(help_text(mod, table_path, top))
             return 0
@@ -230,7 +233,7 @@ def main(argv):
             table, values, given = {"settings": []}, {}, []
             scale = settings_rules.canonical_scale(registry, os.environ.get("SCALE", ""))
             os.environ["SCALE"] = scale
-        ctx_base = dict(name=name, folder=folder, top=top, args=args, settings=values, given=given,
+        ctx_base = dict(name=name, prog=prog, folder=folder, top=top, args=args, settings=values, given=given,
                         scale=scale, registry=entries, table=table, options=None)
         if hasattr(mod, "parse_args"):
             ctx_base["options"] = mod.parse_args(Context(**ctx_base), args)
@@ -242,7 +245,7 @@ def main(argv):
         os.environ["FAMILY"] = fam
         if fam != "both":
             return run_family(mod, ctx_base, fam, os.environ)
-        print("%s: FAMILY=both: IPv4, then IPv6" % name, file=sys.stderr, flush=True)
+        print("%s: FAMILY=both: IPv4, then IPv6" % prog, file=sys.stderr, flush=True)
 
         def once(f):
             os.environ["FAMILY"] = f
