@@ -379,12 +379,15 @@ def summary(r):
     duration_s, lb, family ("ipv4"|"ipv6"), planned, queries (per source),
     player, block, first, last, service, dig, testbed, host_speed, measured,
     sent, totals (the 10 counts of OUTCOMES, summed), capture (captures()),
-    capture_stats {server: {captured, received, dropped}}, capture_ok,
+    capture_stats {server: [captured, received, dropped]} (the texts of
+    tcpdump's counts, rootbench.capture.log_stats), capture_ok,
     interrupted, flow (flow_label() or None), paper (paper.json's lb)."""
     ok, refused, reset, timeout, eof, rcode, other, missing, a1, a2 = r["totals"]
     failed = refused + reset + timeout + eof + rcode + other + missing
     c = r["capture"]
-    per_server = {s: dict(c["per_server"][s], capture=r["capture_stats"][s]) for s in ("server1", "server2")}
+    per_server = {s: dict(c["per_server"][s], capture=dict(zip(("captured", "received", "dropped"),
+                                                               map(number_or_none, r["capture_stats"][s]))))
+                  for s in ("server1", "server2")}
     v = verdict({"failed": failed, "sent": r["sent"], "split": len(c["split"]), "capture_ok": r["capture_ok"],
                  "connections": c["connections"], "answered": ok, "lb": r["lb"], "family": r["family"],
                  "overlap": len(c["overlap"]), "interrupted": r["interrupted"], "measured": r["measured"],
@@ -411,21 +414,6 @@ def summary(r):
         "flow_label": r["flow"],
         "paper": r["paper"],
     }
-
-
-def capture_stats(log_text):
-    """{captured, received, dropped} as tcpdump reported them when it
-    exited (its messages' last counts; each None when one is missing)."""
-    found = {}
-    for line in log_text.split("\n"):
-        w = line.split()
-        for key, tail in (("captured", "packets captured"), ("received", "packets received by filter"),
-                          ("dropped", "packets dropped by kernel")):
-            if w and line.rstrip().endswith(tail):
-                found[key] = w[0]
-    if len(found) < 3:
-        return {"captured": None, "received": None, "dropped": None}
-    return {k: number_or_none(found[k]) for k in ("captured", "received", "dropped")}
 
 
 # ---------------------------------------------------------------- report
