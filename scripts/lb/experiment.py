@@ -85,19 +85,12 @@ NUMBER = re.compile(r"^[1-9][0-9]*$")
 # and ends it at once), then the address removed and the removal checked
 # (three tries: a Ctrl-C can kill `ip` itself). Exit 97: the address could
 # not be added (dig not started); 98: it could not be removed.
-SOURCE_SH = """f=$1 a=$2 n=$3; shift 3
-ip "$f" addr replace "$a" dev lo $n || exit 97
-"$@"
-for i in 1 2 3; do
-    ip addr del "$a" dev lo 2>/dev/null
-    ip -o addr show dev lo | grep -qF " $a " || exit 0
-done
-exit 98"""
-REMOVE_SH = """for i in 1 2 3; do
-    ip addr del "$1" dev lo 2>/dev/null
-    ip -o addr show dev lo | grep -qF " $1 " || exit 0
-done
-exit 98"""
+SOURCE_SH = ('f=$1 a=$2 n=$3; shift 3; ip "$f" addr replace "$a" dev lo $n || exit 97; "$@"; '
+             'for i in 1 2 3; do ip addr del "$a" dev lo 2>/dev/null; '
+             'ip -o addr show dev lo | grep -qF " $a " || exit 0; done; exit 98')
+REMOVE_SH = ('for i in 1 2 3; do ip addr del "$1" dev lo 2>/dev/null; '
+             'ip -o addr show dev lo | grep -qF " $1 " || exit 0; done; exit 98')
+# (one line each: a lab's exec quotes them for its hosts' shells with printf %q)
 # The topology as scripts/lib/topology.sh gives it (a lab's from its
 # inventory): the players, the service addresses, the lab's own ranges
 # and the player's blocks, in one process.
