@@ -24,6 +24,7 @@ fact the verdict rests on:
 """
 
 import copy
+import functools
 import json
 import os
 
@@ -211,9 +212,11 @@ def test_ipv6_sources_count_in_hex_from_the_prefix():
 CASES = sorted(os.listdir(data("captures")))
 
 
+@functools.lru_cache(maxsize=None)
 def case_summary(case):
     """The summary of a fixture run: its captures read as the experiment
-    reads them, its sources.csv's totals and its run.json's settings."""
+    reads them, its sources.csv's totals and its run.json's settings (once
+    a case: tcpdump reads each capture)."""
     d = data("captures", case)
     with open(os.path.join(d, "run.json"), encoding="utf-8") as f:
         r = json.load(f)
