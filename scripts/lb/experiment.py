@@ -60,7 +60,7 @@ from rootbench.capture import Capture, own_filter
 from rootbench.experiment import sibling
 from rootbench.jqtext import to_text
 from rootbench.lifecycle import Interrupted, RunError, utc_now, write_text
-from rootbench.testbed import HostSpeed, Testbed, family_parse, tail_lines
+from rootbench.testbed import REFUSAL_LINE, HostSpeed, Testbed, family_parse, tail_lines
 
 rules = sibling(__file__, "rules")
 
@@ -118,7 +118,10 @@ def topology(top, player):
                        env=dict(os.environ, RB_TOP=top))
     lines = p.stdout.split("\n")
     if p.returncode != 0 or len(lines) < 6:
-        raise RunError("the testbed's topology is unreadable: %s" % (tail_lines(p.stderr, 3, " | ") or "no message"))
+        # a lab's inventory refused: its own words
+        said = [m.group(1) for m in map(REFUSAL_LINE.match, p.stderr.split("\n")) if m]
+        raise RunError(said[-1] if said else "the testbed's topology is unreadable: %s"
+                       % (tail_lines(p.stderr, 3, " | ") or "no message"))
     return dict(zip(("roles", "service4", "service6", "allow", "block4", "block6"), lines[:6]),
                 roles=lines[0].split())
 
