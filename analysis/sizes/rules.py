@@ -11,11 +11,20 @@ the summary byte for byte as the jq programs they replace printed them.
 
   rules.py schema                 the summary's schema (for bash callers)
   rules.py accounting FILE        the accounting of a measured input (JSON)
+  rules.py reply-sizes KEYS FILE...   reply_sizes.csv's table of dnsstat
+                                  reports (scripts/lib/replay.sh's
+                                  answer_size_table, the sizing matrix's)
 """
 
 import math
+import os
+import sys
 
-from rootbench.jqtext import to_text, truthy
+if __name__ == "__main__":
+    # run by path (-I -S): the package rootbench beside it
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+
+from rootbench.jqtext import to_text, truthy  # noqa: E402
 
 SCHEMA = "rootbench.sizes/1"
 EXPERIMENT = "sizes"
@@ -507,15 +516,31 @@ def sizes_variants(s):
     return alt(sizes_summary_checked(s).get("variants"))
 
 
-if __name__ == "__main__":
+def main(argv):
     import json
-    import sys
     from rootbench.lifecycle import json_pretty
-    if sys.argv[1:] == ["schema"]:
+    if argv == ["schema"]:
         print(SCHEMA)
-    elif len(sys.argv) == 3 and sys.argv[1] == "accounting":
-        with open(sys.argv[2], encoding="utf-8") as f:
+        return 0
+    if len(argv) == 2 and argv[0] == "accounting":
+        with open(argv[1], encoding="utf-8") as f:
             print(json_pretty(accounting(json.load(f))))
-    else:
-        print("usage: rules.py schema | accounting FILE", file=sys.stderr)
-        sys.exit(2)
+        return 0
+    if len(argv) >= 2 and argv[0] == "reply-sizes":
+        keys = [k for k in argv[1].split(" ") if k]
+        reports = []
+        for path in argv[2:]:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    reports.append(json.load(f))
+            except (OSError, ValueError) as e:
+                print("rules: error: %s: %s" % (path, e), file=sys.stderr)
+                return 1
+        sys.stdout.write(reply_sizes(keys, reports))
+        return 0
+    print("usage: rules.py schema | accounting FILE | reply-sizes KEYS FILE...", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
