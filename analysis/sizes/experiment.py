@@ -47,6 +47,7 @@ import time
 
 from rootbench.capture import Capture
 from rootbench.experiment import sibling
+from rootbench.jqtext import to_text
 from rootbench.lifecycle import RunError, json_pretty, run_dir, utc_now, write_json, write_text
 from rootbench.testbed import HostSpeed
 
@@ -111,7 +112,6 @@ class Counter:
 
 
 def json_text(v):
-    from rootbench.jqtext import to_text
     return to_text(v)
 
 
@@ -149,9 +149,9 @@ def accounting_input(count, snmp_in, snmp_out, pcap, mac, dropped, start, end, w
          "capture_in": count(pcap, "ether src %s" % mac),
          "capture_out": count(pcap, "not ether src %s" % mac),
          "arp": count(pcap, "arp"), "ip6": count(pcap, "ip6 and not (udp port 53)"),
-         "other": None, "link_in": count(pcap, "ether src %s and (%s)" % (mac, link)),
-         "link_out": count(pcap, "not ether src %s and (%s)" % (mac, link))}
-    m["other"] = count(pcap, "not arp and not ip6 and not (udp port 53)")
+         "link_in": count(pcap, "ether src %s and (%s)" % (mac, link)),
+         "link_out": count(pcap, "not ether src %s and (%s)" % (mac, link)),
+         "other": count(pcap, "not arp and not ip6 and not (udp port 53)")}
     if win:
         inwin = count(win, "")
         os.unlink(win)
@@ -359,8 +359,12 @@ class Sizes:
         p = subprocess.run(["bash", "-c", script, "sizes", trace, out, "player1", "", self.fam.family],
                            capture_output=True, text=True)
         if p.returncode != 0:
-            sys.stderr.write(p.stderr)
-            err = [line for line in p.stderr.split("\n") if ": error: " in line]
+            # its error becomes the run's (printed once, by the run's end)
+            lines = p.stderr.rstrip("\n").split("\n")
+            err = [line for line in lines if ": error: " in line]
+            rest = [line for line in lines if line and ": error: " not in line]
+            if rest:
+                sys.stderr.write("\n".join(rest) + "\n")
             raise RunError(err[-1].split(": error: ", 1)[1] if err else "the trace's rewrite failed")
         return p.stdout
 
