@@ -45,6 +45,7 @@ import sys
 import tempfile
 import time
 
+from rootbench import settings as settings_rules
 from rootbench.capture import Capture
 from rootbench.experiment import sibling
 from rootbench.jqtext import to_text
@@ -562,8 +563,11 @@ class Sizes:
         per run, the same axes in every panel so the runs compare at a glance);
         none with FIGURES=off (scripts/lib/plot.sh's rule)."""
         figures = os.environ.get("FIGURES") or "on"
-        if figures not in ("on", "off"):
-            raise RunError("FIGURES=%s: must be one of on, off (enum)" % figures)
+        table = settings_rules.read_table(top_file(self.top, "scripts", "lib", "settings.json"))
+        entry = [e for e in table["settings"] if e["name"] == "FIGURES"][0]
+        bad = settings_rules.value_error(entry, figures)
+        if bad:
+            raise RunError(bad)
         base = os.path.join(self.ctx.dir, "sizes")
         if figures == "off":
             self.ctx.log("FIGURES=off: no sizes figure")
