@@ -42,6 +42,7 @@ down and still writes the report of what exists.
 # (its directory's lock, SIGINT and SIGTERM, the end that always runs) is
 # rootbench.lifecycle's Run, with bench.json and the report as its summary.
 
+import json
 import os
 import re
 import shutil
@@ -189,7 +190,6 @@ def bench_status(steps, interrupted):
 def read_summary(path):
     """A summary as the bench reads it: (its JSON, its status), the status
     "none" when there is no readable object with one."""
-    import json
     try:
         with open(path, encoding="utf-8") as f:
             s = json.load(f)
@@ -488,9 +488,9 @@ class Bench:
         self.testbed_down()
 
     def host_speed_end(self):
-        import json
+        # testbed.json as the last experiment recorded it
         with open(os.path.join(self.run, "testbed.json"), encoding="utf-8") as f:
-            return self.host.testbed.host_speed(json.load(f))
+            return self.testbed.host_speed(json.load(f))
 
     # ------------------------------------------------------ the end
     def summary_write(self, status):
