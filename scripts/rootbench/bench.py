@@ -368,8 +368,11 @@ class Bench:
         timed_out = False
         with open(path, "wb") as out, open(path, "rb") as tail, open(os.devnull, "rb") as devnull:
             self.kill_at = None
+            # close_fds=False: the descriptors the bench inherited (make's
+            # jobserver) reach the step, as they did the bash bench's; the
+            # bench's own are not inheritable
             self.child = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=devnull,
-                                          env=env, start_new_session=True)
+                                          env=env, start_new_session=True, close_fds=False)
             limit_at = time.monotonic() + self.limit if self.limit > 0 else None
             pending = b""
             while True:
