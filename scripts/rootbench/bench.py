@@ -76,6 +76,14 @@ def warn(msg):
     print("%s: warning: %s" % (PROG, msg), file=sys.stderr, flush=True)
 
 
+def default_sigint():
+    """In a step's process before it starts: SIGINT at its default, so that
+    the INT the bench sends at the time limit or on an interrupt stops it
+    also when the bench itself started with SIGINT ignored (a background
+    job of a script; timeout(1) gave the bash bench's steps the same)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Refused(RunError):
     """A refusal before anything starts, with its exit status."""
 
@@ -256,6 +264,15 @@ class BenchRun(Run):
         super().__init__(bench.run, schema=SCHEMA, prog=PROG, on_signal="flag", scratch=False)
         self.bench = bench
 
+    def __enter__(self):
+        super().__enter__()
+        # A SIGINT ignored when the bench started (a background job of a
+        # script: the terminal's Ctrl-C is the foreground's) stays ignored,
+        # as the bash bench's did.
+        if self._old_handlers.get(signal.SIGINT) == signal.SIG_IGN:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        return self
+
     def _signal(self, signum, frame):
         super()._signal(signum, frame)
         self.bench.stop_child()
@@ -372,7 +389,8 @@ class Bench:
             # jobserver) reach the step, as they did the bash bench's; the
             # bench's own are not inheritable
             self.child = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=devnull,
-                                          env=env, start_new_session=True, close_fds=False)
+                                          env=env, start_new_session=True, close_fds=False,
+                                          preexec_fn=default_sigint)
             limit_at = time.monotonic() + self.limit if self.limit > 0 else None
             pending = b""
             while True:

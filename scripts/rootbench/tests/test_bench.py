@@ -4,10 +4,14 @@ is settled to whatever it wrote, bench.json's shape and status, and the
 refusals before anything starts (the live runs: scripts/tests/60-62)."""
 
 import json
+import os
+import signal
+import time
 
 import pytest
 
 from rootbench import bench
+from rootbench.lifecycle import project_top
 from rootbench.testbed import read_registry
 
 REGISTRY = {"experiments": [
@@ -191,3 +195,37 @@ def test_an_unknown_name_beside_a_known_one_is_warned(capsys, monkeypatch):
     out = capsys.readouterr()
     assert out.out.splitlines()[1:] == ["udp\tudp\tUDP_LINK=100mbit UDP_NAME=udp"]
     assert "bench: warning: BENCH_EXPERIMENTS: nope is none of the bench's experiments" in out.err
+
+
+def fake_make(tmp_path, body):
+    f = tmp_path / "make"
+    f.write_text("#!/bin/sh\n" + body + "\n")
+    f.chmod(0o755)
+    return str(f)
+
+
+def a_bench(tmp_path, make, limit):
+    b = bench.Bench(project_top(), dict(os.environ))
+    b.run = str(tmp_path)
+    os.makedirs(os.path.join(b.run, "logs"), exist_ok=True)
+    b.make, b.limit = make, limit
+    return b
+
+
+def test_the_time_limit_stops_a_step_also_with_sigint_ignored(tmp_path):
+    b = a_bench(tmp_path, fake_make(tmp_path, "echo started; sleep 30"), 1)
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        t0 = time.monotonic()
+        rc = b.run_make("slow", "all", [])
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert rc == 124
+    assert time.monotonic() - t0 < 10
+    assert (tmp_path / "logs" / "slow.log").read_text() == "started\n"
+
+
+def test_a_step_within_its_limit_gives_its_own_exit_and_its_words(tmp_path):
+    b = a_bench(tmp_path, fake_make(tmp_path, 'echo "$@"; exit 3'), 5)
+    assert b.run_make("quick", "udp", ["UDP_LINK=none"]) == 3
+    assert (tmp_path / "logs" / "quick.log").read_text().endswith("--no-print-directory udp UDP_LINK=none\n")
