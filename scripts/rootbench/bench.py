@@ -283,6 +283,10 @@ class BenchRun(Run):
 
 
 class Bench:
+    """One bench: top, the project; env, the environment its steps get
+    (the bench's, with SCALE, BENCH_STEP_TIMEOUT, FAMILY and RB_RUN as it
+    resolved them). main(args) runs it and returns its exit status."""
+
     def __init__(self, top, env):
         self.top = top
         self.env = env          # the children's environment
