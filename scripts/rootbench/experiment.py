@@ -25,6 +25,8 @@ The module declares:
                                 settings take (the first that has one)
   def parse_args(ctx, args): -> value   its command-line arguments, as
                                 ctx.options (without it, any argument is refused)
+  BAD_SETTINGS_SUMMARY = True   a run (no argument) refused for its settings
+                                writes the failed status summary saying why
 The module's docstring is its --help text, the settings' lines after it.
 """
 
@@ -36,7 +38,8 @@ if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from rootbench import settings as settings_rules  # noqa: E402
-from rootbench.lifecycle import Interrupted, Run, RunError, experiment_dir, project_top  # noqa: E402
+from rootbench.lifecycle import (Interrupted, Run, RunError, experiment_dir, project_top,  # noqa: E402
+                                 status_summary, write_json)
 from rootbench.testbed import Family, Testbed, family_both, family_parse, read_registry  # noqa: E402
 
 
@@ -177,6 +180,16 @@ def settings_warn(msg):
     print("%s: warning: %s" % (os.environ.get("RB_PROG", "experiment"), msg), file=sys.stderr, flush=True)
 
 
+def settings_refused(mod, name, error):
+    """A run refused for its settings leaves the failed status summary
+    saying why (BAD_SETTINGS_SUMMARY: under a shared run, make bench,
+    the experiment's place then says failed, never a stale ok)."""
+    fam = os.environ.get("FAMILY", "")
+    suffix = "-v6" if fam in ("6", "ipv6", "v6") else ""
+    d = experiment_dir(name + suffix, os.environ)
+    write_json(os.path.join(d, "summary.json"), status_summary(d, mod.SCHEMA, "failed", error))
+
+
 def run_family(mod, ctx_base, family, env):
     """One run of the module in one family (None: no family); its exit status."""
     name = ctx_base["name"]
@@ -225,7 +238,12 @@ def main(argv):
             return 0
         variants = list(getattr(mod, "VARIANTS", []))
         if os.path.isfile(table_path):
-            table, values, given, scale = resolve(table_path, os.environ, registry_file, variants)
+            try:
+                table, values, given, scale = resolve(table_path, os.environ, registry_file, variants)
+            except RunError as e:
+                if getattr(mod, "BAD_SETTINGS_SUMMARY", False) and not args:
+                    settings_refused(mod, name, str(e))
+                raise
         else:
             table, values, given = {"settings": []}, {}, []
             scale = settings_rules.canonical_scale(registry, os.environ.get("SCALE", ""))
