@@ -57,6 +57,9 @@ def run_jq(module, cases):
     case that compares messages)."""
     jq = find_jq()
     assert jq, "no jq"
+    # the suite's jq is 1.7 (make deps); 1.6 writes numbers otherwise (17 digits)
+    version = subprocess.run([jq, "--version"], capture_output=True, text=True).stdout.strip()
+    assert version.startswith("jq-1.7"), "%s is %s, not the suite's jq 1.7 (make deps builds it)" % (jq, version)
     # one branch per distinct call (many cases share one), chosen by its index
     calls = list(dict.fromkeys(c.call for c in cases))
     branches = "\n  ".join("%s $c == %d then (try [$i, (%s)] catch \"\\($i) ERROR \\(tostring)\")"
