@@ -3,25 +3,15 @@ measured with it) and its Findings sentences, through the section interface
 at the end of this file (rootbench.report's sections). Every value is
 tagged for analysis/report-check."""
 
-import importlib.util
-import os
 import re
 
+from rootbench.experiment import sibling
 from rootbench.jqtext import to_text, truthy
 from rootbench.report import lib as L
 
 
-def _load(name):
-    """A module of this folder, loaded by its path (the folder's name holds
-    a dash)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
-    spec = importlib.util.spec_from_file_location("sizes_matrix_" + name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-roadmap = _load("roadmap")
+# the roadmap's states (this folder's roadmap.py)
+roadmap = sibling(__file__, "roadmap")
 
 ROADMAP_PNG = re.compile(r"(^|/)roadmap[.]png$")
 

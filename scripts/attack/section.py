@@ -3,24 +3,15 @@ through the section interface at the end of this file (rootbench.report's
 sections). Every value is tagged for analysis/report-check. It reads the
 summary (scripts/attack/rules.jq's attack_judged) only."""
 
-import importlib.util
-import os
 
+from rootbench.experiment import sibling
 from rootbench.jqtext import to_text, truthy
 from rootbench.report import lib as L
 from rootbench.report import probe as P
 
 
-def _load(name):
-    """A module of this folder, loaded by its path."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
-    spec = importlib.util.spec_from_file_location("attack_" + name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-rules = _load("rules")
+# the summary's schema (this folder's rules.py)
+rules = sibling(__file__, "rules")
 
 KIND_WORDS = {"random-subdomain": "random-subdomain flood", "reflection-dnskey": "DNSKEY reflection", "reflection-any": "ANY reflection",
               "syn-flood": "SYN flood", "conn-hold": "connection hold"}
