@@ -115,6 +115,22 @@ def at(doc, path):
     return doc
 
 
+def get(x, *path):
+    """jq's .a.b[0]: null through null, an error through a value of another
+    type (a summary the page cannot read stops the page, as jq's did)."""
+    for k in path:
+        if x is None:
+            continue
+        if isinstance(x, dict) and isinstance(k, str):
+            x = x.get(k)
+        elif isinstance(x, list) and num(k):
+            k = int(math.floor(k))
+            x = x[k] if -len(x) <= k < len(x) else None
+        else:
+            raise JqError("Cannot index %s with %s" % (jtype(x), to_json(k)))
+    return x
+
+
 def getpath(doc, path):
     """jq's getpath: null through null, an error through a value of another type."""
     for k in path:
@@ -562,3 +578,13 @@ def max_by(items, key):
         if first or cmp(k, bk) >= 0:
             best, bk, first = x, k, False
     return best
+
+
+def pretty(value, indent=0):
+    """jq's pretty output (two spaces), numbers and strings as jq writes them."""
+    pad = "  " * (indent + 1)
+    if isinstance(value, dict) and value:
+        return "{\n" + ",\n".join(pad + to_json(k) + ": " + pretty(v, indent + 1) for k, v in value.items()) + "\n" + "  " * indent + "}"
+    if isinstance(value, list) and value:
+        return "[\n" + ",\n".join(pad + pretty(v, indent + 1) for v in value) + "\n" + "  " * indent + "]"
+    return to_json(value)
