@@ -13,7 +13,9 @@ def _num(x):
 
 
 def _g(x, *path):
-    return L.at(x, list(path))
+    """jq's x.a.b[0]: null through null, an error through another type
+    (a summary the page cannot read stops the page)."""
+    return L.get(x, *path)
 
 
 def size_variants(s):
