@@ -1,8 +1,9 @@
-"""What the report needs of the attack experiment's rules: the summary's
-schema, and the check that a summary is of it.
+"""What the report reads of the attack experiment's rules: the summary's
+schema, and the check that a summary is of it (the accessor the report
+reads a summary through).
 
 The run still writes its summary with scripts/attack/rules.jq
-(attack_judged), which holds the same schema and check;
+(attack_judged), which names the same schema;
 scripts/attack/tests/test_rules_agree.py checks that the two agree.
 """
 
@@ -35,5 +36,5 @@ def attack_summary_checked(s):
         return s
     had = s.get("schema") if isinstance(s, dict) else None
     had = had if had is not None and had is not False else _jq_type(s)
-    raise ValueError("an attack summary of schema %s (scripts/attack/rules.jq) was expected; this one's schema is %s"
+    raise ValueError("an attack summary of schema %s (scripts/attack/rules.py) was expected; this one's schema is %s"
                      % (ATTACK_SCHEMA, to_text(had)))
