@@ -24,10 +24,6 @@ def _g(x, *path):
     return L.get(x, *path)
 
 
-def _num(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
 def _order(x):
     """A value's place in jq's order (null, false, true, numbers, strings),
     for sorting and grouping by a server's name or a rate."""
@@ -37,7 +33,7 @@ def _order(x):
         return (1, 0)
     if x is True:
         return (2, 0)
-    if _num(x):
+    if L.num(x):
         return (3, x)
     if isinstance(x, str):
         return (4, x)
@@ -163,7 +159,7 @@ def attack_findings(b, key):
     for xs in groups:
         srv = _g(xs[0][1], "server")
         amp = [(k, a) for k, a in enumerate(amplification if truthy(amplification) else [])
-               if _g(a, "server") == srv and _g(a, "kind") == "reflection-dnskey" and _num(_g(a, "median"))]
+               if _g(a, "server") == srv and _g(a, "kind") == "reflection-dnskey" and L.num(_g(a, "median"))]
         syn = next(((k, x) for k, x in xs if _g(x, "kind") == "syn-flood"), None)
 
         def least(d):
