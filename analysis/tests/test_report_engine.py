@@ -149,3 +149,32 @@ def test_control_a_block_of_another_schema_is_refused_by_both():
         probe.probe_share_max_at(block)
     got = _jq("probe_share_max_at(.)", block)
     assert got[0] == "error" and str(e.value) in got[1]
+
+
+# jq 1.7.1's own words for texts it refuses (jq -n '$t | try fromjson catch .',
+# the text it parsed removed), and what it accepts that Python's json does not.
+JQ_PARSE = [
+    ('{"status": "ok", truncated\n', {"err": "Invalid literal at line 2, column 0"}),
+    ('{"a":1} x', {"err": "Invalid numeric literal at EOF at line 1, column 9"}),
+    ("1 2", {"err": "Unexpected extra JSON values"}),
+    ("[1,]", {"err": "Expected another array element at line 1, column 4"}),
+    ('{"a":1', {"err": "Unfinished JSON term at EOF at line 1, column 6"}),
+    ('"abc', {"err": "Unfinished string at EOF at line 1, column 4"}),
+    ("", {"err": "Expected JSON value"}),
+    ("nan", {"ok": None}), ("+1", {"ok": 1}), ("0012", {"ok": 12}),
+]
+
+
+@pytest.mark.parametrize("text,want", JQ_PARSE)
+def test_a_text_is_read_as_jq_s_fromjson_read_it(text, want):
+    from rootbench.report import bundle
+    got = bundle.parsed(text)
+    if got.get("ok") != got.get("ok"):  # NaN: jq's null
+        got = {"ok": None}
+    assert got == want
+
+
+def test_a_summary_that_is_not_json_says_so_in_jq_s_words():
+    from rootbench.report import bundle
+    assert bundle.summary_of('{"status": "ok", truncated\n') == {
+        "summary": None, "summary_error": "parse error: Invalid literal at line 2, column 0"}
