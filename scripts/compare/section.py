@@ -5,7 +5,7 @@ analysis/report-check). Each value comes from compare/summary.json, which
 copies it from that server's own summary."""
 
 from rootbench.jqtext import number_text, to_text, truthy
-from rootbench.report.lib import (JqError, alt, at, esc, finding, getpath, gt, head_row, more_link, nm, num, status_badge,
+from rootbench.report.lib import (alt, esc, finding, get, getpath, gt, head_row, JqError, more_link, nm, num, status_badge,
                                   status_text, val)
 
 
@@ -28,30 +28,30 @@ def _iter(x):
 
 
 def _n_pos(x):
-    return gt(alt(at(x, ["n"]), 0), 0)
+    return gt(alt(get(x, "n"), 0), 0)
 
 
 def spread_words(s, f, path, round_):
     """A spread (median, range, n) held at path of s in words, flagged when
     it moved; None when it holds no value."""
     v = getpath(s, path)
-    if alt(at(v, ["n"]), 0) == 0:
+    if alt(get(v, "n"), 0) == 0:
         return None
     return ("%s <small>(%s&ndash;" % (val(s, f, path + ["median"], round_, None), val(s, f, path + ["min"], round_, None))
             + "%s, n = %s)</small>" % (val(s, f, path + ["max"], round_, None), val(s, f, path + ["n"]))
-            + (" <b>moved &gt;5 %</b>" if truthy(at(v, ["flagged"])) else ""))
+            + (" <b>moved &gt;5 %</b>" if truthy(get(v, "flagged")) else ""))
 
 
 def row_name(s, f, i):
     """A row's server name and, when recorded, its release."""
     return val(s, f, ["servers", i, "name"]) + (" " + val(s, f, ["servers", i, "release_name"])
-                                               if at(s, ["servers", i, "release_name"]) is not None else "")
+                                               if get(s, "servers", i, "release_name") is not None else "")
 
 
 def row_dirs(row):
     """A row's repetition folders (a summary of rootbench.compare/1 has
     none: servers/<kind>/r<N>)."""
-    d = at(row, ["dirs"])
+    d = get(row, "dirs")
     if truthy(d):
         return d
     out, r = [], 1
@@ -74,7 +74,7 @@ def releases_section(s, f):
     """Per kind, each release beside the first, figure by figure: the
     medians with their ranges, the ratio with the range of ratios the two
     spreads allow, and the words of rules.jq's change."""
-    changes = at(s, ["changes"])
+    changes = get(s, "changes")
     if alt(changes, []) == []:
         return ""
     out = ("<h3>Releases side by side</h3><p>Per server, each release beside " + val(s, f, ["releases", 0]) + ": the median over the repetitions with its "
@@ -82,8 +82,8 @@ def releases_section(s, f):
            + "<b>within the spread</b>: this run cannot tell the releases apart there. A sweep the rig ended first has a bound, not a knee, and no ratio.</p>")
     for c, ch in _items(changes):
         servers = _items(s["servers"])
-        bi = next((k for k, v in servers if at(v, ["server"]) == at(ch, ["server"]) and at(v, ["release_name"]) == at(ch, ["base"])), None)
-        ri = next((k for k, v in servers if at(v, ["server"]) == at(ch, ["server"]) and at(v, ["release_name"]) == at(ch, ["release"])), None)
+        bi = next((k for k, v in servers if get(v, "server") == get(ch, "server") and get(v, "release_name") == get(ch, "base")), None)
+        ri = next((k for k, v in servers if get(v, "server") == get(ch, "server") and get(v, "release_name") == get(ch, "release")), None)
         out += ('<h4>%s and %s</h4><table class="cmp">' % (row_name(s, f, bi), row_name(s, f, ri))
                 + head_row(["figure", val(s, f, ["changes", c, "base"]), val(s, f, ["changes", c, "release"]), "ratio", "ratio's range", "change"]))
         for j, g in _items(ch["figures"]):
@@ -98,7 +98,7 @@ def releases_section(s, f):
             out += ("<tr><th>%s (%s)</th>" % (val(s, f, fp + ["label"]), val(s, f, fp + ["unit"]))
                     + "<td>%s</td><td>%s</td>" % (cell(bi), cell(ri))
                     + "<td>%s</td>" % val(s, f, fp + ["ratio"], 2, None)
-                    + "<td>%s</td>" % (nm() if at(g, ["ratio_low"]) is None
+                    + "<td>%s</td>" % (nm() if get(g, "ratio_low") is None
                                        else val(s, f, fp + ["ratio_low"], 2, None) + "&ndash;" + val(s, f, fp + ["ratio_high"], 2, None))
                     + "<td>%s</td></tr>" % val(s, f, fp + ["words"]))
         out += "</table>"
@@ -112,7 +112,7 @@ def _hs_cells(s, f, i, d, base, kind):
         w = spread_words(s, f, ["servers", i] + base + [k, "knee_0_1pct"], 0)
         out += ("<td>" + (w if truthy(w) else _bound(spread_words(s, f, ["servers", i] + base + [k, "bound"], 0)))
                 + "</td><td>" + "; ".join(val(s, f, ["servers", i] + base + [k, "verdicts", key])
-                                          for key, _ in _items(at(d, [k, "verdicts"]))) + "</td>")
+                                          for key, _ in _items(get(d, k, "verdicts"))) + "</td>")
     return out
 
 
@@ -121,18 +121,18 @@ def dot_rows(s, f):
     or a bound where the rig ended the sweep first) with the verdicts, and
     bytes per query; "not available" with the reason where the release
     serves no DoT."""
-    if all(at(x, ["dot"]) is None for x in _iter(s.get("servers"))):
+    if all(get(x, "dot") is None for x in _iter(s.get("servers"))):
         return ""
     out = ("<h3>DNS over TLS</h3><p>The DoT experiment (docs/dot.md) in each repetition: TLS handshakes/s where 0.1 % of connections failed, a full "
            + "handshake per connection and a resumed one, configuration 1p1s; where the rig ended the sweep first, the most the server handled "
            + '(a bound, not its capacity). Bytes on the wire per query, both directions, one query a connection.</p><table class="cmp">'
            + head_row(["server", "full handshakes/s", "verdicts", "resumed handshakes/s", "verdicts", "bytes per query: UDP", "TCP", "DoT full", "DoT resumed"]))
     for i, row in _items(s["servers"]):
-        d = at(row, ["dot"])
+        d = get(row, "dot")
         if d is None:
             continue
         out += "<tr><th>%s</th>" % row_name(s, f, i)
-        if at(d, ["available"]) is False:
+        if get(d, "available") is False:
             out += '<td colspan="8">not available: %s</td></tr>' % val(s, f, ["servers", i, "dot", "reason"])
         else:
             out += (_hs_cells(s, f, i, d, ["dot"], "dot")
@@ -147,7 +147,7 @@ def doq_rows(s, f):
     sweeps (Knot 3.4): handshakes/s full and resumed with 0-RTT (the knee,
     or a bound), the verdicts, and bytes per query; the others named with
     the step's reason."""
-    if all(at(x, ["dot", "doq"]) is None for x in _iter(s.get("servers"))):
+    if all(get(x, "dot", "doq") is None for x in _iter(s.get("servers"))):
         return ""
     out = ("<h3>DNS over QUIC</h3><p>The same step's DoQ sweeps (docs/dot.md, kxdpgun, one QUIC connection and one query each): handshakes/s "
            + "where 0.1 % of connections failed, a full handshake and a resumed one with 0-RTT, configuration 1p1s; where the rig ended the sweep "
@@ -155,13 +155,13 @@ def doq_rows(s, f):
            + head_row(["server", "full handshakes/s", "verdicts", "resumed handshakes/s", "verdicts", "bytes per query: DoQ full", "DoQ resumed",
                        "DoQ, connections kept"]))
     for i, row in _items(s["servers"]):
-        d = at(row, ["dot"])
-        if d is None or at(d, ["available"]) is False:
+        d = get(row, "dot")
+        if d is None or get(d, "available") is False:
             continue
         out += "<tr><th>%s</th>" % row_name(s, f, i)
-        if at(d, ["doq"]) is None:
+        if get(d, "doq") is None:
             out += ('<td colspan="7">not measured%s</td></tr>'
-                    % (": " + val(s, f, ["servers", i, "dot", "doq_skipped"]) if truthy(at(d, ["doq_skipped"])) else ""))
+                    % (": " + val(s, f, ["servers", i, "dot", "doq_skipped"]) if truthy(get(d, "doq_skipped")) else ""))
         else:
             out += (_hs_cells(s, f, i, d["doq"], ["dot", "doq"], "doq")
                     + "".join("<td>%s</td>" % spread_cell(s, f, ["servers", i, "dot", "bytes_per_query", k], 1)
@@ -171,13 +171,13 @@ def doq_rows(s, f):
 
 
 def _statuses(s, f, i, row, k):
-    return "/".join(val(s, f, ["servers", i, k, "statuses", key]) for key, _ in _items(at(row, [k, "statuses"])))
+    return "/".join(val(s, f, ["servers", i, k, "statuses", key]) for key, _ in _items(get(row, k, "statuses")))
 
 
 def compare_section(b, key, heading):
     e = b["exps"].get(key)
-    s, f = at(e, ["summary"]), at(e, ["file"])
-    if not truthy(at(e, ["dir_exists"])):
+    s, f = get(e, "summary"), get(e, "file")
+    if not truthy(get(e, "dir_exists")):
         return ""
     out = ('<section id="%s"><h2>%s %s</h2>' % (to_text(key), to_text(heading), status_badge(e))
            + "<p><b>What is measured.</b> The same experiments against each server software, and each release of it, in turn, on the same testbed, zones "
@@ -188,7 +188,7 @@ def compare_section(b, key, heading):
            + "does not attribute to the server is the rig's, not the server's capacity. The servers' settings side by side, and what each adds to an "
            + "answer: docs/servers.md. Each server's full report: "
            + " · ".join("%s " % row_name(s, f, i) + " ".join('<a href="%s/report.html">r%d</a>' % (esc(d), n + 1) for n, (_, d) in enumerate(_items(row_dirs(row))))
-                        for i, row in _items(alt(at(s, ["servers"]), [])))
+                        for i, row in _items(alt(get(s, "servers"), [])))
            + ".</p>"
            + status_text(e, "the comparison of servers"))
     if s is not None:
@@ -210,7 +210,7 @@ def compare_section(b, key, heading):
                     + "<td>%s</td>" % fig(["udp", "ceiling_qps"], None)
                     + "<td>%s</td>" % (val(s, f, sv + ["udp", "ceiling_low_qps", "min"], 0, None) + "&ndash;"
                                        + val(s, f, sv + ["udp", "ceiling_high_qps", "max"], 0, None)
-                                       if _n_pos(at(row, ["udp", "ceiling_low_qps"])) and _n_pos(at(row, ["udp", "ceiling_high_qps"])) else nm())
+                                       if _n_pos(get(row, "udp", "ceiling_low_qps")) and _n_pos(get(row, "udp", "ceiling_high_qps")) else nm())
                     + "<td>%s</td>" % fig(["tcp", "knee_0_1pct"], None)
                     + "<td>%s</td>" % fig(["sizes", "bytes_per_query_out_unsigned"], None)
                     + "<td>%s</td>" % fig(["sizes", "bytes_per_query_out_signed"], None)
@@ -225,17 +225,17 @@ def compare_section(b, key, heading):
                 + "server's capacity; a knee of the rig (the generator, a stall from outside, the players) says what this machine could measure, not what the "
                 + "server can do.</p><ul>")
         for i, row in _items(s["servers"]):
-            for j, _ in _items(at(row, ["tcp", "verdicts"])):
+            for j, _ in _items(get(row, "tcp", "verdicts")):
                 out += ("<li>%s, repetition %s: %s (server's capacity: " % (row_name(s, f, i), number_text(j + 1), val(s, f, ["servers", i, "tcp", "verdicts", j]))
                         + "%s; the server's own work alone: " % val(s, f, ["servers", i, "tcp", "server_capacity", j])
                         + "%s)</li>" % val(s, f, ["servers", i, "tcp", "server_own", j]))
         out += "</ul>"
-        if any(at(x, ["tcp_direct"]) is not None for x in _iter(s["servers"])):
+        if any(get(x, "tcp_direct") is not None for x in _iter(s["servers"])):
             out += ("<h3>TCP with kxdpgun: the server's own capacity, or a bound</h3><p>The TCP sweep 1p1s again with kxdpgun as the generator (a third of "
                     + "tcpbench's CPU per connection) and the rig's forwarding off the server CPU where the profile allows: the knee where 0.1 % of connections "
                     + "failed, or, where the rig gave out first, the most the server was seen to handle (a bound, not its capacity).</p><ul>")
             for i, row in _items(s["servers"]):
-                if at(row, ["tcp_direct"]) is None:
+                if get(row, "tcp_direct") is None:
                     continue
                 k = spread_words(s, f, ["servers", i, "tcp_direct", "knee_0_1pct"], 0)
                 bd = spread_words(s, f, ["servers", i, "tcp_direct", "bound"], 0)
@@ -246,16 +246,16 @@ def compare_section(b, key, heading):
                 else:
                     w = nm()
                 out += ("<li>%s: " % row_name(s, f, i) + w + "; "
-                        + "; ".join(val(s, f, ["servers", i, "tcp_direct", "verdicts", key]) for key, _ in _items(at(row, ["tcp_direct", "verdicts"])))
+                        + "; ".join(val(s, f, ["servers", i, "tcp_direct", "verdicts", key]) for key, _ in _items(get(row, "tcp_direct", "verdicts")))
                         + "</li>")
             out += "</ul>"
         parts = []
         for i, row in _items(s["servers"]):
             p = ("%s: UDP " % row_name(s, f, i) + _statuses(s, f, i, row, "udp") + ", sizes " + _statuses(s, f, i, row, "sizes")
                  + ", TCP " + _statuses(s, f, i, row, "tcp"))
-            if at(row, ["tcp_direct"]) is not None:
+            if get(row, "tcp_direct") is not None:
                 p += ", TCP with kxdpgun " + _statuses(s, f, i, row, "tcp_direct")
-            if at(row, ["dot"]) is not None:
+            if get(row, "dot") is not None:
                 p += ", DoT " + _statuses(s, f, i, row, "dot")
             parts.append(p)
         out += ("<p>Status of each server's experiments, per repetition: " + "; ".join(parts) + ".</p>"
@@ -270,14 +270,14 @@ def finding_releases(s, f):
     figure by figure, in rules.jq's words (the ratio of the medians where
     both releases have one)."""
     out = []
-    for c, ch in _items(alt(at(s, ["changes"]), [])):
+    for c, ch in _items(alt(get(s, "changes"), [])):
         ri = next((k for k, v in _items(s["servers"])
-                   if at(v, ["server"]) == at(ch, ["server"]) and at(v, ["release_name"]) == at(ch, ["release"])), None)
+                   if get(v, "server") == get(ch, "server") and get(v, "release_name") == get(ch, "release")), None)
         figs = []
         for j, g in _items(ch["figures"]):
             fp = ["changes", c, "figures", j]
             figs.append(val(s, f, fp + ["label"])
-                        + (" " + val(s, f, fp + ["words"]) if at(g, ["ratio"]) is None
+                        + (" " + val(s, f, fp + ["words"]) if get(g, "ratio") is None
                            else " &times;" + val(s, f, fp + ["ratio"], 2, None) + " (" + val(s, f, fp + ["words"]) + ")"))
         out.append(row_name(s, f, ri) + " against " + val(s, f, ["changes", c, "base"]) + ": " + ", ".join(figs) + ".")
     return out
@@ -288,19 +288,19 @@ def finding_dot(s, f):
     resumed), a bound where the rig ended the sweep, or why not available."""
     out = []
     for i, row in _items(s["servers"]):
-        d = at(row, ["dot"])
+        d = get(row, "dot")
         if d is None:
             continue
-        if at(d, ["available"]) is False:
+        if get(d, "available") is False:
             w = "not available (" + val(s, f, ["servers", i, "dot", "reason"]) + ")"
         else:
             ws = []
             for k in ["full", "resume"]:
-                if _n_pos(at(d, [k, "knee_0_1pct"])):
+                if _n_pos(get(d, k, "knee_0_1pct")):
                     ws.append(val(s, f, ["servers", i, "dot", k, "knee_0_1pct", "median"], 0, None))
-                elif _n_pos(at(d, [k, "bound"])):
+                elif _n_pos(get(d, k, "bound")):
                     ws.append("&ge; " + val(s, f, ["servers", i, "dot", k, "bound", "median"], 0, None) + " (a bound)")
-                elif any(x == "ok" for x in _iter(alt(at(d, [k, "status"]), []))):
+                elif any(x == "ok" for x in _iter(alt(get(d, k, "status"), []))):
                     ws.append("no figure (see its verdict)")
                 else:
                     ws.append("not measured")
@@ -317,8 +317,8 @@ def finding_compare(b, key):
     """Servers compared: each server's median UDP ceiling, TCP knee (and
     whether it is the server's) and signed bytes per query."""
     e = b["exps"].get(key)
-    s, f = at(e, ["summary"]), at(e, ["file"])
-    servers = at(s, ["servers"])
+    s, f = get(e, "summary"), get(e, "file")
+    servers = get(s, "servers")
     if not (isinstance(servers, list) and len(servers) > 0):
         return []
 
@@ -328,14 +328,14 @@ def finding_compare(b, key):
     def udp(i):
         return (val(s, f, ["servers", i, "udp", "ceiling_qps", "median"], 0, None)
                 + (" (not shown to be the server's own: the rig's share of the server CPU above its limit or not measured)"
-                   if _any_is(alt(at(servers, [i, "udp", "server_own"]), []), False) else ""))
+                   if _any_is(alt(get(servers, i, "udp", "server_own"), []), False) else ""))
 
     def tcp(i):
-        t = at(servers, [i, "tcp"])
-        if not num(at(t, ["knee_0_1pct", "median"])):
+        t = get(servers, i, "tcp")
+        if not num(get(t, "knee_0_1pct", "median")):
             return "none (" + val(s, f, ["servers", i, "tcp", "verdicts", 0]) + ")"
-        cap = _any_is(at(t, ["server_capacity"]), True)
-        if cap and _any_is(at(t, ["server_own"]), True):
+        cap = _any_is(get(t, "server_capacity"), True)
+        if cap and _any_is(get(t, "server_own"), True):
             w = " (the server's capacity)"
         elif cap:
             w = " (the server CPU's limit, not shown to be the server's own work alone)"
@@ -361,7 +361,7 @@ def section(b, e):
 def findings(b, e):
     """The comparison as one Finding: the median UDP ceilings in short."""
     x = b["exps"].get(e["name"])
-    s, f = at(x, ["summary"]), at(x, ["file"])
+    s, f = get(x, "summary"), get(x, "file")
     more = finding_compare(b, e["name"])
     if not more:
         return []

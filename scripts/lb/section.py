@@ -4,7 +4,7 @@ Findings sentences through the section interface at the end of this file
 analysis/report-check)."""
 
 from rootbench.jqtext import to_text
-from rootbench.report.lib import (alt, at, cmp_head, cmp_row, esc, fam_pair, fam_row, figures, finding, in_object, more_link,
+from rootbench.report.lib import (alt, cmp_head, cmp_row, esc, fam_pair, fam_row, figures, finding, get, in_object, more_link,
                                   ok, settings_table, status_badge, status_text, val)
 
 
@@ -14,7 +14,7 @@ def _keys(x):
 
 def lb_section(b, key, heading):
     e = b["exps"].get(key)
-    s, f, p = at(e, ["summary"]), at(e, ["file"]), b.get("paper")
+    s, f, p = get(e, "summary"), get(e, "file"), b.get("paper")
     out = '<section id="%s"><h2>%s %s</h2>' % (to_text(key), to_text(heading), status_badge(e)) + status_text(e, "the load-balancer check")
     if s is None:
         return out + "</section>"
@@ -30,7 +30,7 @@ def lb_section(b, key, heading):
                       ["lb", "overlap_sources"], None)
             + cmp_row("connections split across servers", s, f, in_object(["split_connections"], s, "count"), None, None, p,
                       ["lb", "split_connections"], None))
-    ps = at(s, ["per_server"])
+    ps = get(s, "per_server")
     if isinstance(ps, dict):
         for k in _keys(ps):
             sub = ["per_server", k] + (["sources"] if isinstance(ps[k], dict) else [])
@@ -43,7 +43,7 @@ def lb_section(b, key, heading):
             + "%s) found both routers sticky and the sources shared about evenly between the two servers. A per-packet " % val(p, "paper.json", ["lb", "section"])
             + "balancer, which must fail this check, is its negative control.</p></details>"
             + "".join('<p>Text report: <a href="%s"><code>%s</code></a></p>' % (esc(t), esc(t)) for t in e.get("texts") or [])
-            + settings_table(s, f, alt((b.get("labels") or {}).get(at(s, ["experiment"])), {})) + more_link(key, e)
+            + settings_table(s, f, alt((b.get("labels") or {}).get(get(s, "experiment")), {})) + more_link(key, e)
             + "</section>")
     return out
 
@@ -52,8 +52,8 @@ def lb_card(b, key):
     """The verdict as the report's first screen shows it (the experiment
     has no figure): pass or fail, and the counts that decide it."""
     e = b["exps"].get(key)
-    s, f = at(e, ["summary"]), at(e, ["file"])
-    v = at(s, ["verdict"])
+    s, f = get(e, "summary"), get(e, "file")
+    v = get(s, "verdict")
     if v is None or v is False:
         return ""
     return ('<div class="card %s"><div class="verdict">Load balancer: ' % ("pass" if v.lower() == "pass" else "fail")
@@ -67,8 +67,8 @@ def lb_card(b, key):
 def finding_lb(b, key):
     """LB: the stickiness verdict and the three figures that decide it."""
     e = b["exps"].get(key)
-    s, f = at(e, ["summary"]), at(e, ["file"])
-    v = at(s, ["verdict"])
+    s, f = get(e, "summary"), get(e, "file")
+    v = get(s, "verdict")
     if not (ok(e) and v is not None and v is not False):
         return []
     return ["The load balancer's stickiness check gave " + val(s, f, ["verdict"])
@@ -89,7 +89,7 @@ def section(b, e):
 def findings(b, e):
     """The verdict and the split connections, in short, before the sentence."""
     x = b["exps"].get(e["name"])
-    s, f = at(x, ["summary"]), at(x, ["file"])
+    s, f = get(x, "summary"), get(x, "file")
     return [finding("The load balancer's stickiness: " + val(s, f, ["verdict"]) + ", "
                     + val(s, f, in_object(["split_connections"], s, "count")) + " TCP connections split across servers.", [t])
             for t in finding_lb(b, e["name"])]
@@ -113,7 +113,7 @@ def family_note(b, e):
     run found of it."""
     e6 = fam_pair(b, e)[1]
     out = "<p>IPv6 adds the flow label: whether the router hashes it decides whether one source's connections can reach both servers (docs/lb-verify.md).</p>"
-    fl = at(e6, ["summary", "flow_label", "finding"])
+    fl = get(e6, "summary", "flow_label", "finding")
     if fl is not None and fl is not False:
         out += "<p>Flow label: %s</p>" % val(e6["summary"], e6["file"], ["flow_label", "finding"])
     return out

@@ -4,7 +4,7 @@ end of this file (rootbench.report.sections; every value is tagged for
 analysis/report-check)."""
 
 from rootbench.jqtext import to_text
-from rootbench.report.lib import alt, at, calc, esc, figures, head_row, more_link, ref, status_badge, status_text, truthy, val
+from rootbench.report.lib import alt, calc, esc, figures, get, head_row, more_link, ref, status_badge, status_text, truthy, val
 
 # the summary's sweeps and their names
 DOT_SWEEPS = [["full", "DoT, full handshakes"], ["resume", "DoT, resumed"], ["doq", "DoQ, full handshakes"], ["doq_resume", "DoQ, resumed (0-RTT)"]]
@@ -20,8 +20,8 @@ def dot_sweeps():
 
 def dot_section(b, key, heading):
     e = b["exps"].get(key)
-    s, f = at(e, ["summary"]), at(e, ["file"])
-    if not truthy(at(e, ["dir_exists"])):
+    s, f = get(e, "summary"), get(e, "file")
+    if not truthy(get(e, "dir_exists")):
         return ""
     out = '<section id="%s"><h2>%s %s</h2>' % (to_text(key), to_text(heading), status_badge(e)) + status_text(e, "the DoT experiment")
     if s is not None:
@@ -31,7 +31,7 @@ def dot_section(b, key, heading):
                                                    "plain TCP, 0.1% fail, conn/s", "over TCP", "verdict", "server's capacity", "server CPU budget",
                                                    "per CPU (projection), handshakes/s"]))
         for k, name in DOT_SWEEPS:
-            for c in _keys(at(s, [k, "configs"])):
+            for c in _keys(get(s, k, "configs")):
                 cp = [k, "configs", c]
                 out += ("<tr><th>%s</th><td>%s</td>" % (esc(c), name)
                         + "<td>%s</td>" % val(s, f, cp + ["knee_0_1pct"], 0, None)
@@ -44,14 +44,14 @@ def dot_section(b, key, heading):
                         + "<td>%s</td>" % val(s, f, cp + ["budget"])
                         + "<td>%s</td></tr>" % val(s, f, cp + ["handshakes_per_cpu"], 0, None))
         out += "</table>"
-        if at(s, ["doq_skipped"]) is not None:
+        if get(s, "doq_skipped") is not None:
             out += "<p>DNS over QUIC not measured: " + val(s, f, ["doq_skipped"]) + ".</p>"
-        elif at(s, ["doq"]) is not None or at(s, ["doq_resume"]) is not None:
+        elif get(s, "doq") is not None or get(s, "doq_resume") is not None:
             gens = []
             for k, w in [["doq", "full"], ["doq_resume", "resumed"]]:
-                if at(s, [k]) is None:
+                if get(s, k) is None:
                     continue
-                ks = _keys(at(s, [k, "configs"]))
+                ks = _keys(get(s, k, "configs"))
                 if not ks:
                     continue
                 gens.append("%s: " % w + val(s, f, [k, "configs", ks[0], "generator", "version"]))
@@ -64,7 +64,7 @@ def dot_section(b, key, heading):
                 + "to a whole CPU, not a measurement. Each sweep's points and verdict evidence: the data page and <code>dot/full</code>, <code>dot/resume</code>, "
                 + "<code>dot/doq</code>, <code>dot/doq-resume</code>.</p>"
                 + "<h3>Bytes on the wire per query</h3>")
-        cases = at(s, ["bytes", "cases"])
+        cases = get(s, "bytes", "cases")
         if not isinstance(cases, list):
             out += '<p class="nm">The bytes were not measured in this run.</p>'
         else:
@@ -119,12 +119,12 @@ def family_note(b, e):
 def per_cpu_rows(b, e):
     """A row per configuration with a CPU budget, full handshakes and resumed."""
     x = b["exps"].get(e["name"])
-    d = at(x, ["summary"])
+    d = get(x, "summary")
     if d is None:
         return []
     return [{"name": "%s, %s" % (w, c), "s": d, "f": x["file"], "path": [k, "configs", c], "fig": "handshakes_per_cpu",
              "unit": "handshakes/s", "budget_key": "budget", "rule_key": "per_cpu_rule"}
-            for k, w in DOT_SWEEPS for c in _keys(at(d, [k, "configs"])) if at(d, [k, "configs", c, "budget"]) is not None]
+            for k, w in DOT_SWEEPS for c in _keys(get(d, k, "configs")) if get(d, k, "configs", c, "budget") is not None]
 
 
 def headline(b, e):
@@ -135,8 +135,8 @@ def latency_rows(b, e):
     """A row per configuration, full handshakes and resumed, with the
     probe's block of that sweep (rootbench.report.probe)."""
     x = b["exps"].get(e["name"])
-    d = at(x, ["summary"])
+    d = get(x, "summary")
     if d is None:
         return []
     return [{"name": "%s, %s" % (w, c), "s": d, "f": x["file"], "path": [k, "configs", c, "probe"], "unit": "handshakes/s"}
-            for k, w in DOT_SWEEPS for c in _keys(at(d, [k, "configs"]))]
+            for k, w in DOT_SWEEPS for c in _keys(get(d, k, "configs"))]

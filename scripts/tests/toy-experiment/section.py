@@ -2,15 +2,15 @@
 (rootbench.report.sections)."""
 
 from rootbench.jqtext import to_text
-from rootbench.report.lib import alt, at, num, ok, status_badge, status_text, val
+from rootbench.report.lib import alt, get, num, ok, status_badge, status_text, val
 
 
 def section(b, e):
     x = b["exps"].get(e["name"])
-    s = at(x, ["summary"])
+    s = get(x, "summary")
     return ('<section id="%s"><h2>%s %s</h2>' % (to_text(e["name"]), to_text(alt(e.get("heading"), e.get("title"))), status_badge(x))
             + status_text(x, "the toy")
-            + ("<p>The toy counted " + val(s, x["file"], ["counted"]) + " points.</p>" if num(at(s, ["counted"])) else "")
+            + ("<p>The toy counted " + val(s, x["file"], ["counted"]) + " points.</p>" if num(get(s, "counted")) else "")
             + "</section>")
 
 
