@@ -10,7 +10,6 @@ import sys
 
 from rootbench.report import bundle as B
 from rootbench.report import data, page
-from rootbench.report.lib import JqError
 from rootbench.report.sections import Sections
 
 PROG = "report"
@@ -61,12 +60,12 @@ def main(argv, top):
         die("loading the sections from scripts/lib/experiments.json failed: %s" % e)
     try:
         html = page.page(b, css, S) + "\n"
-    except (JqError, TypeError, KeyError, AttributeError, IndexError, ValueError) as e:
+    except Exception as e:  # a summary the page cannot read: said, and no page written
         sys.stderr.write("%s: %s: %s\n" % (PROG, type(e).__name__, e))
         die("rendering the report failed")
     try:
         dhtml = data.data_page_html(b, css) + "\n"
-    except (JqError, TypeError, KeyError, AttributeError, IndexError, ValueError) as e:
+    except Exception as e:  # a summary the page cannot read: said, and no page written
         sys.stderr.write("%s: %s: %s\n" % (PROG, type(e).__name__, e))
         die("rendering the data page failed")
     # the data page first: the report links it
