@@ -179,12 +179,6 @@ def attack_judged($settings; $groups; $steps; $status):
      amplification: attack_amplification($series),
      steps_measured: ($steps | length)};
 
-# attack_summary_checked($s): a summary of this schema, or an error (the
-# accessor the report and other experiments read it through).
-def attack_summary_checked($s):
-  if ($s | type) == "object" and $s.schema == attack_schema then $s
-  else error("an attack summary of schema \(attack_schema) (scripts/attack/rules.jq) was expected; this one's schema is \($s.schema? // ($s | type))") end;
-
 # attack_plot_rows($series; $kind): the figure's data for one attack: a
 # block per server and defence (two blank lines between blocks: gnuplot's index), each line
 # the attack rate (achieved) and the legitimate client's availability in
