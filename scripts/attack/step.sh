@@ -126,10 +126,5 @@ attack_step() {
          flood: $flood[0], probe: ($probe[0] // null), collateral: ($coll[0] // null), background: $bg, server_cpu_pct: $cpu}' \
         > "$WORK/step.json"
     results_append_line "$EXP_DIR/steps.jsonl" "$(cat "$WORK/step.json")"
-    jq -r -L "$RB_TOP/scripts/attack" -L "$RB_TOP/scripts/lib" 'include "rules"; attack_step_figures(.)
-        | "attack: \(.server) defences \(.defence): \(.kind) \(.requested_rate)/s: sent \(.achieved_rate | round)/s, answered \(.answered_rate // 0 | round)/s"
-          + (if .amplification then ", amplification \(.amplification * 10 | round / 10)x" else "" end)
-          + (if .legit then ", legitimate \(.protocol | ascii_upcase) availability \(.legit[.protocol].availability // "n/a"), median \(.legit[.protocol].p50_ms // "n/a") ms" else "" end)
-          + (if .background then ", background answered \(.background.answered_share // "n/a")" else "" end)
-          + (if .generator_limited then " (GENERATOR-LIMITED)" else "" end)' <<<"$(tail -n 1 "$EXP_DIR/steps.jsonl")" >&2
+    "${RULES[@]}" step-line < "$WORK/step.json" >&2
 }
