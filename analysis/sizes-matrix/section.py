@@ -16,17 +16,10 @@ roadmap = sibling(__file__, "roadmap")
 ROADMAP_PNG = re.compile(r"(^|/)roadmap[.]png$")
 
 
-def _num(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
 def _g(x, *path):
-    return L.at(x, list(path))
-
-
-def _or(x, default):
-    """jq's x // default."""
-    return x if truthy(x) else default
+    """jq's x.a.b[0]: null through null, an error through another type
+    (a summary the page cannot read stops the page)."""
+    return L.get(x, *path)
 
 
 def _first_index(xs, keep):
@@ -46,7 +39,7 @@ def _order(x):
         return (1, 0)
     if x is True:
         return (2, 0)
-    if _num(x):
+    if L.num(x):
         return (3, x)
     raise ValueError("the report compares answer sizes that are numbers or null, not %r" % (x,))
 
@@ -102,7 +95,7 @@ def sizes_matrix_section(b, key, heading):
     out += L.figures(dict(e, figures=[g for g in e.get("figures") or [] if not ROADMAP_PNG.search(g["png"])]))
     out += ("<p>Design: %s; %s queries per cell at " % (L.val(s, f, ["settings", "design"]), L.val(s, f, ["settings", "queries_per_cell"]))
             + "%s queries/s.</p>" % L.val(s, f, ["settings", "pps"]))
-    if _num(_g(s, "testbed", "server", "udp_answer_max")):
+    if L.num(_g(s, "testbed", "server", "udp_answer_max")):
         out += ("<p>The servers answer over UDP up to " + L.val(s, f, ["testbed", "server", "udp_answer_max"])
                 + " bytes (<code>SERVER_EDNS_SIZE</code>): a larger answer comes truncated whatever the query advertises, so a cell's EDNS "
                 "buffer above that acts as that size.</p>")
@@ -127,7 +120,7 @@ def sizes_matrix_section(b, key, heading):
         out += "; " + L.val(s, f, ["server_udp_ceiling", "note"])
     out += ".</p>"
     out += '<details><summary>Checks</summary><table class="kv">'
-    checks = _or(s.get("checks"), {})
+    checks = L.alt(s.get("checks"), {})
     out += "".join(_checks_row(s, f, k, checks[k]) for k in checks)
     out += "</table></details>"
     cells = s["cells"]
@@ -141,7 +134,7 @@ def sizes_matrix_section(b, key, heading):
             "instance meets first at each link speed (the cells of the states only the roadmap measures are in its section below, and all "
             "of them on the data page)</caption><tr><th>cell (zone state : profile : EDNS buffer)</th><th>bytes/query in</th><th>bytes/query "
             "out</th><th>TC share, %</th><th>answer bytes mean / median / max</th><th>DNSKEY answer, bytes</th>")
-    for l in range(len(_or(s.get("links_bps"), []))):
+    for l in range(len(L.alt(s.get("links_bps"), []))):
         out += "<th>%s Mb/s: first ceiling, at queries/s; byte-bound above</th>" % L.val(s, f, ["links_bps", l], 0, 0.000001)
     out += "</tr>"
     only = roadmap.roadmap_only_states()
@@ -157,7 +150,7 @@ def sizes_matrix_section(b, key, heading):
             "get the query rate that fills the link, and compare it with the server's unshaped UDP ceiling from this run: the lower one is hit "
             "first; where the link's is lower, that rate is where the instance turns from query-bound to byte-bound. The paper ("
             + L.val(p, "paper.json", ["sizes", "section"]) + ") measured one signed zone with one traffic mix.</p></details>")
-    out += L.settings_table(s, f, _or(_g(b, "labels", key), {})) + L.more_link(key, e)
+    out += L.settings_table(s, f, L.alt(_g(b, "labels", key), {})) + L.more_link(key, e)
     return out + "</section>"
 
 
@@ -177,7 +170,7 @@ def roadmap_section(b, key):
     sac = rm.get("sac133")
     lim = L.val(s, f, r + ["limit_bytes"])
     mix = L.val(s, f, r + ["mix_profile"])
-    tcpm = _num(_g(rm, "tcp", "conn_per_cpu"))
+    tcpm = L.num(_g(rm, "tcp", "conn_per_cpu"))
     d = _first_index(phases, lambda ph: _g(ph, "state") == "alg-double")
     c = _first_index(phases, lambda ph: _g(ph, "state") == "alg-double-2048")
 
@@ -185,7 +178,7 @@ def roadmap_section(b, key):
         n = _g(phases, i, "answers", j, "bytes")
         # jq's n > limit: a number is above null and the booleans too
         limit = rm.get("limit_bytes")
-        over = _num(n) and (limit is None or isinstance(limit, bool) or (_num(limit) and n > limit))
+        over = L.num(n) and (limit is None or isinstance(limit, bool) or (L.num(limit) and n > limit))
         return "<td>" + L.val(s, f, r + ["phases", i, "answers", j, "bytes"], 0, None) + (" <b>over</b>" if over else "") + "</td>"
 
     def fits_text(k):
@@ -253,7 +246,7 @@ def roadmap_section(b, key):
             "as its text allows. The size models carry a private algorithm number and keys and signatures as long as each standard specifies; "
             "validators refuse them; they answer how many bytes, nothing else. The four answers come from dig on a player (DO=1, over TCP so "
             "they are whole). The truncated shares come from replaying the " + mix + " query mix")
-    if _num(rm.get("mix_do_share")):
+    if L.num(rm.get("mix_do_share")):
         out += (" (DO=1 in " + L.val(s, f, r + ["mix_do_share"], 1, 100)
                 + " % of its queries, the latest share in this suite's data)")
     out += (" and the same mix with every query DO=1, every query with an OPT record advertising " + lim
@@ -323,7 +316,7 @@ def finding_matrix(b, key):
     j = _first_index(cells, lambda c: _g(c, "zone_state") == "root" and _g(c, "edns") == "512")
     u = _first_index(cells, lambda c: _g(c, "zone_state") == "unsigned" and _g(c, "edns") == "512")
     out = []
-    if _num(_g(s, "checks", "ksk_roll_dnskey", "value")):
+    if L.num(_g(s, "checks", "ksk_roll_dnskey", "value")):
         short = "A KSK roll grows the DNSKEY answer to " + L.val(s, f, ["checks", "ksk_roll_dnskey", "value"]) + " bytes"
         if j is not None and u is not None:
             short += "; " + L.val(s, f, ["cells", j, "tc_share"], 1, 100) + " % of answers are truncated at " + L.val(s, f, ["cells", j, "edns"]) + " bytes"
@@ -337,13 +330,13 @@ def finding_matrix(b, key):
     roots = [k for k, c in enumerate(cells or []) if _g(c, "zone_state") == "root"]
     pick = [k for k in roots if _g(cells, k, "edns") == "trace"] + roots
     i = pick[0] if pick else None
-    if i is None or not _num(_g(cells, i, "links", 0, "link_qps")):
+    if i is None or not L.num(_g(cells, i, "links", 0, "link_qps")):
         return out
     link_qps = cells[i]["links"][0]["link_qps"]
     ceiling = _g(s, "server_udp_ceiling", "qps")
     short = ("A " + L.val(s, f, ["cells", i, "links", 0, "link_bps"], 0, 0.000001) + " Mbit/s link is full at "
              + L.val(s, f, ["cells", i, "links", 0, "link_qps"], 0, None) + " queries/s of the root's zone")
-    if not _num(ceiling):
+    if not L.num(ceiling):
         pass
     elif link_qps < ceiling:
         short += ", before the servers' UDP ceiling"
@@ -352,7 +345,7 @@ def finding_matrix(b, key):
     more = ("Serving the root's zone (" + L.val(s, f, ["cells", i, "cell"]) + "), a "
             + L.val(s, f, ["cells", i, "links", 0, "link_bps"], 0, 0.000001) + " Mbit/s link is full at "
             + L.val(s, f, ["cells", i, "links", 0, "link_qps"], 0, None) + " queries/s")
-    if _num(ceiling):
+    if L.num(ceiling):
         below = link_qps < ceiling
         more += ((", below" if below else ", not below") + " the servers' UDP ceiling of "
                  + L.val(s, f, ["server_udp_ceiling", "qps"], 0, None) + " queries/s")
@@ -361,7 +354,7 @@ def finding_matrix(b, key):
             more += " (" + rt + ")"
         more += (": the link is hit first up to about " if below else ": the servers are hit first; a link slower than about ")
         more += L.val(s, f, ["cells", i, "breakeven_link_bps"], 0, 0.000001) + " Mbit/s" + ("." if below else " would be hit first.")
-    elif _num(_g(s, "server_udp_ceiling", "budget")):
+    elif L.num(_g(s, "server_udp_ceiling", "budget")):
         more += (" (the servers' UDP ceiling of this run was " + L.val(s, f, ["server_udp_ceiling", "status"])
                  + ", so which limit comes first is not said).")
     else:

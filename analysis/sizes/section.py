@@ -8,12 +8,10 @@ from rootbench.jqtext import to_text, truthy
 from rootbench.report import lib as L
 
 
-def _num(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
 def _g(x, *path):
-    return L.at(x, list(path))
+    """jq's x.a.b[0]: null through null, an error through another type
+    (a summary the page cannot read stops the page)."""
+    return L.get(x, *path)
 
 
 def size_variants(s):
@@ -64,7 +62,7 @@ def sizes_table(s, f, p):
                 + "<td>%s</td>" % L.val(s, f, vp + ["bytes_per_query_in"], 1, None)
                 + "<td>%s</td>" % L.val(s, f, vp + ["bytes_per_query_out"], 1, None)
                 + "<td>%s</td>" % ("+" + L.val(s, f, vp + ["growth_vs_unsigned"], 1, 100) + " %"
-                                   if _num(L.at(s, vp + ["growth_vs_unsigned"])) else ""))
+                                   if L.num(L.at(s, vp + ["growth_vs_unsigned"])) else ""))
         if k is None:
             out += "<td></td><td></td>"
         else:
@@ -89,7 +87,7 @@ def sizes_section(b, key, heading):
         return out + "</section>"
     out += L.figures(e)
     out += sizes_table(s, f, p)
-    if _num(_g(p, "sizes", "growth_vs_unsigned")):
+    if L.num(_g(p, "sizes", "growth_vs_unsigned")):
         out += ("<p>The paper's answers grew by " + L.val(p, "paper.json", ["sizes", "growth_vs_unsigned"], 0, 100)
                 + " % when the zone was signed.</p>")
     out += ("<details><summary>What is measured</summary><p>The same query set is sent slowly (so every query is answered) once to servers "
@@ -151,12 +149,12 @@ def finding_sizes(b, key):
     variant, in one sentence."""
     e = b["exps"][key]
     s, f, p = e.get("summary"), e.get("file"), b.get("paper")
-    if not (L.ok(e) and _num(_g(s, "variants", "unsigned", "bytes_per_query_out"))
-            and _num(_g(s, "variants", "signed", "bytes_per_query_out"))):
+    if not (L.ok(e) and L.num(_g(s, "variants", "unsigned", "bytes_per_query_out"))
+            and L.num(_g(s, "variants", "signed", "bytes_per_query_out"))):
         return []
     others = [L.val(s, f, ["variants", k, "zone_variant"]) + " +" + L.val(s, f, ["variants", k, "growth_vs_unsigned"], 1, 100) + " %"
               for k, v in s["variants"].items()
-              if k != "unsigned" and k != "signed" and _num(_g(v, "growth_vs_unsigned"))]
+              if k != "unsigned" and k != "signed" and L.num(_g(v, "growth_vs_unsigned"))]
     t = "Signing the zone as the paper did"
     if truthy(_g(s, "variants", "signed", "zone_variant")):
         t += " (" + L.val(s, f, ["variants", "signed", "zone_variant"]) + ")"

@@ -4,8 +4,8 @@ RSSAC047's thresholds per server, defence and attack, what each defence
 changed, the amplification and RRL's collateral damage. Pure: the run
 stores what attack_judged returns as its summary; the report reads the
 summary (section.py, through attack_summary_checked); tests/test_rules.py
-checks these on the steps made by hand (testdata/steps.jq) against the
-outputs of the jq they were ported from. No other file restates them.
+checks these on the steps made by hand (testdata/steps.jsonl), and that
+the report's fixture summary is what they write. No other file restates them.
 
 Values are JSON as rootbench.rules.jqlib.loads reads it (every number a
 double, as jq has it); rootbench.jqtext prints them as jq did.

@@ -19,11 +19,9 @@ SERVER_NAMES = {"nsd": "NSD", "knot": "Knot DNS", "bind": "BIND 9"}
 
 
 def _g(x, *path):
-    return L.at(x, list(path))
-
-
-def _num(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
+    """jq's x.a.b[0]: null through null, an error through another type
+    (a summary the page cannot read stops the page)."""
+    return L.get(x, *path)
 
 
 def _order(x):
@@ -35,7 +33,7 @@ def _order(x):
         return (1, 0)
     if x is True:
         return (2, 0)
-    if _num(x):
+    if L.num(x):
         return (3, x)
     if isinstance(x, str):
         return (4, x)
@@ -161,7 +159,7 @@ def attack_findings(b, key):
     for xs in groups:
         srv = _g(xs[0][1], "server")
         amp = [(k, a) for k, a in enumerate(amplification if truthy(amplification) else [])
-               if _g(a, "server") == srv and _g(a, "kind") == "reflection-dnskey" and _num(_g(a, "median"))]
+               if _g(a, "server") == srv and _g(a, "kind") == "reflection-dnskey" and L.num(_g(a, "median"))]
         syn = next(((k, x) for k, x in xs if _g(x, "kind") == "syn-flood"), None)
 
         def least(d):

@@ -11,12 +11,10 @@ from rootbench.report import probe as P
 CONFIGS = ["1p1s", "2p1s", "2p2s"]
 
 
-def _num(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
 def _g(x, *path):
-    return L.at(x, list(path))
+    """jq's x.a.b[0]: null through null, an error through another type
+    (a summary the page cannot read stops the page)."""
+    return L.get(x, *path)
 
 
 def _positive(x):
@@ -24,20 +22,20 @@ def _positive(x):
     (jq orders those above every number)."""
     if x is None or isinstance(x, bool):
         return False
-    return x > 0 if _num(x) else True
+    return x > 0 if L.num(x) else True
 
 
 def tcp_per_cpu(s, f):
     """The knee per CPU of the server under a CPU budget (rules' per_cpu),
     with what it rests on, or why there is none."""
     pc = ["per_cpu"]
-    if _num(_g(s, "per_cpu", "conn_per_cpu")):
+    if L.num(_g(s, "per_cpu", "conn_per_cpu")):
         out = ("<p><b>Per CPU of the server.</b> " + L.val(s, f, pc + ["conn_per_cpu"], 0, None)
                + " connections/s per CPU: the handled rate, " + L.val(s, f, pc + ["handled_rate"], 0, None)
                + "/s at " + L.val(s, f, pc + ["at_rate"], 0, None) + "/s offered (the knee: " + L.val(s, f, pc + ["knee_rate"], 0, None)
                + "/s), over the server CPU's busy share while the load ran, " + L.val(s, f, pc + ["server_cpu_busy_pct"], 1, None)
                + " % (the daemon and its kernel work)")
-        if _num(_g(s, "per_cpu", "budget")):
+        if L.num(_g(s, "per_cpu", "budget")):
             out += ("; the daemons were limited to " + L.val(s, f, pc + ["budget"]) + " CPU each and used "
                     + L.val(s, f, pc + ["daemon_cpu_pct"], 1, None)
                     + " % of a CPU; a whole CPU's figure is this projection, not a measurement")
@@ -45,12 +43,12 @@ def tcp_per_cpu(s, f):
         if _g(s, "per_cpu", "generator_headroom_ok") is False:
             out += ' (<b class="err">less than 30 % headroom: the rig was near its own limit</b>)'
         out += "."
-        if _num(_g(s, "per_cpu", "demand_per_cpu")):
+        if L.num(_g(s, "per_cpu", "demand_per_cpu")):
             out += (" Cross-check (utilisation law, below the knee): " + L.val(s, f, pc + ["demand_us"], 1, None)
                     + " µs of server CPU per connection, " + L.val(s, f, pc + ["demand_per_cpu"], 0, None)
                     + " connections/s per CPU; measured / that: " + L.val(s, f, pc + ["demand_ratio"]) + ".")
         return out + "</p>"
-    if _num(_g(s, "per_cpu", "budget")):
+    if L.num(_g(s, "per_cpu", "budget")):
         return ("<p><b>Per CPU of the server.</b> The daemons were limited to " + L.val(s, f, pc + ["budget"])
                 + " CPU each; no per-CPU figure: " + L.val(s, f, pc + ["rule"]) + ".</p>")
     return ""
@@ -260,11 +258,11 @@ def finding_tcp(b, key):
         s = _sub_summary(subs, c)
         f = "%s/%s/summary.json" % (to_text(key), c)
         vs = _g(s, "verdict", "summary")
-        if not (s is not None and (_num(_g(s, "max_qps")) or truthy(vs))):
+        if not (s is not None and (L.num(_g(s, "max_qps")) or truthy(vs))):
             continue
         t = "Over TCP" + (" (the load from kxdpgun)" if _kxdpgun(e) else "")
         t += " with " + (L.val(s, f, ["title"]) if truthy(s.get("title")) else L.esc(c))
-        if _num(s.get("max_qps")):
+        if L.num(s.get("max_qps")):
             t += ", at most " + L.val(s, f, ["max_qps"], 0, None) + " connections/s were answered"
         else:
             t += ", no rate was measured validly"
@@ -276,10 +274,10 @@ def finding_tcp(b, key):
             t += " (the servers' capacity on this testbed)."
         else:
             t += "."
-        if _num(_g(s, "per_cpu", "conn_per_cpu")):
+        if L.num(_g(s, "per_cpu", "conn_per_cpu")):
             t += (" Per CPU of the server that is " + L.val(s, f, ["per_cpu", "conn_per_cpu"], 0, None)
                   + " connections/s (the knee over the server CPU's " + L.val(s, f, ["per_cpu", "server_cpu_busy_pct"], 1, None) + " % busy")
-            if _num(_g(s, "per_cpu", "budget")):
+            if L.num(_g(s, "per_cpu", "budget")):
                 t += (", the daemons limited to " + L.val(s, f, ["per_cpu", "budget"])
                       + " CPU each; a whole CPU's figure is this projection, not a measurement).")
             else:
@@ -313,7 +311,7 @@ def tcp_short(b, key):
     for c in CONFIGS:
         s = _sub_summary(subs, c)
         f = "%s/%s/summary.json" % (to_text(key), c)
-        if s is None or not _num(s.get("max_qps")):
+        if s is None or not L.num(s.get("max_qps")):
             continue
         v = _g(s, "verdict")
         cb = _g(v, "caused_by")

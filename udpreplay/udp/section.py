@@ -9,12 +9,10 @@ from rootbench.report import lib as L
 from rootbench.report import probe as P
 
 
-def _num(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
 def _g(x, *path):
-    return L.at(x, list(path))
+    """jq's x.a.b[0]: null through null, an error through another type
+    (a summary the page cannot read stops the page)."""
+    return L.get(x, *path)
 
 
 def physics_text(s, f):
@@ -25,12 +23,12 @@ def physics_text(s, f):
     if c.get("applicable") is False:
         return "<p><b>Physics check.</b> Not applicable: " + L.val(s, f, ["physics_check", "reason"]) + ".</p>"
     out = "<p><b>Physics check: is the ceiling what the link carries?</b> "
-    if _num(c.get("measured_bps")):
+    if L.num(c.get("measured_bps")):
         out += ("At the ceiling the answers needed " + L.val(s, f, ["physics_check", "measured_bps"], 0, None)
                 + " bit/s on the wire, against a link of " + L.val(s, f, ["physics_check", "expected_bps"], 0, None) + " bit/s")
-    elif _num(c.get("expected_ceiling_qps")):
+    elif L.num(c.get("expected_ceiling_qps")):
         out += "The link carries " + L.val(s, f, ["physics_check", "expected_ceiling_qps"], 0, None) + " answers/s of the mean size"
-    if _num(c.get("ratio")):
+    if L.num(c.get("ratio")):
         out += " (measured / expected " + L.val(s, f, ["physics_check", "ratio"], 3, None) + ")"
     if c.get("link_limited") is True:
         out += ": <b>the link, not the servers, set the ceiling</b>"
@@ -58,7 +56,7 @@ def udp_section(b, key, title, note):
     if rt != "":
         out += ("<p><b>The ceiling.</b> " + rt
                 + ": every repetition answered its share up to the lower rate, at least one fell short at the higher")
-        if _num(_g(s, "repetitions_max")):
+        if L.num(_g(s, "repetitions_max")):
             out += " (up to " + L.val(s, f, ["repetitions_max"]) + " repetitions per rate)"
         nonmono = _g(s, "non_monotonic")
         if isinstance(nonmono, list) and len(nonmono) > 0:
@@ -72,16 +70,16 @@ def udp_section(b, key, title, note):
         out += P.probe_section_text(s, f, "q/s")
     if not (s is None or s.get("link_bps") is not None):
         out += L.rig_charge_text(s, f, ["rig_charge"])
-    if _num(_g(s, "per_cpu", "qps_per_cpu")):
+    if L.num(_g(s, "per_cpu", "qps_per_cpu")):
         out += ("<p><b>Per CPU of the server.</b> " + L.val(s, f, ["per_cpu", "qps_per_cpu"], 0, None)
                 + " answers/s per CPU: the ceiling over the server CPU's busy share there, "
                 + L.val(s, f, ["per_cpu", "server_cpu_busy_pct"], 1, None)
                 + " % (the daemon and its kernel receive path)")
-        if _num(_g(s, "per_cpu", "budget")):
+        if L.num(_g(s, "per_cpu", "budget")):
             out += ("; the daemons were limited to " + L.val(s, f, ["per_cpu", "budget"])
                     + " CPU each (a whole CPU is a projection)")
         out += ".</p>"
-    elif _num(_g(s, "per_cpu", "budget")):
+    elif L.num(_g(s, "per_cpu", "budget")):
         out += ("<p><b>Per CPU of the server.</b> The daemons were limited to " + L.val(s, f, ["per_cpu", "budget"])
                 + " CPU each; no per-CPU figure: " + L.val(s, f, ["per_cpu", "rule"]) + ".</p>")
     if s is None:
@@ -138,9 +136,9 @@ def finding_udp_unshaped(b, key):
     """UDP unshaped: the ceiling and what stopped it (the verdict in words)."""
     e = b["exps"][key]
     s, f = e.get("summary"), e.get("file")
-    if L.ok(e) and _num(_g(s, "ceiling_qps")):
+    if L.ok(e) and L.num(_g(s, "ceiling_qps")):
         t = "Over UDP the instance"
-        if _num(_g(s, "testbed", "server", "cpu_budget", "budget")):
+        if L.num(_g(s, "testbed", "server", "cpu_budget", "budget")):
             t += ", its servers limited to " + L.val(s, f, ["testbed", "server", "cpu_budget", "budget"]) + " CPU each,"
         t += " answered up to " + L.val(s, f, ["ceiling_qps"], 0, None) + " queries/s with no link shaping"
         rt = L.range_text(s, f, ["ceiling_low_qps"], ["ceiling_high_qps"])
@@ -160,7 +158,7 @@ def finding_udp_shaped(b, key):
     """UDP shaped as in the paper: the ceiling, the answer size, the paper's."""
     e = b["exps"][key]
     s, f, p = e.get("summary"), e.get("file"), b.get("paper")
-    if L.ok(e) and _num(_g(s, "ceiling_qps")):
+    if L.ok(e) and L.num(_g(s, "ceiling_qps")):
         t = ("With the router&ndash;server link shaped to " + L.val(s, f, ["link_bps"], 0, 0.000001)
              + " Mbit/s as in the paper, the ceiling was " + L.val(s, f, ["ceiling_qps"], 0, None) + " queries/s")
         rt = L.range_text(s, f, ["ceiling_low_qps"], ["ceiling_high_qps"])
@@ -169,7 +167,7 @@ def finding_udp_shaped(b, key):
         t += " at " + L.val(s, f, ["mean_answer_wire_bytes"], 0, None) + " bytes per answer on the wire"
         if _g(s, "physics_check", "link_limited") is True:
             t += ", which is what the link carries: the link, not the servers, set it"
-        elif _num(_g(s, "physics_check", "ratio")):
+        elif L.num(_g(s, "physics_check", "ratio")):
             t += " (measured / what the link carries: " + L.val(s, f, ["physics_check", "ratio"], 2, None) + ")"
         t += (" (the paper: " + L.val(p, "paper.json", ["udp", "ceiling_qps", "juniper"]) + " and "
               + L.val(p, "paper.json", ["udp", "ceiling_qps", "cisco"]) + " queries/s).")
@@ -209,7 +207,7 @@ def udp_short(x, variant):
     s, f = x.get("summary"), x.get("file")
     v = _g(s, "verdict")
     cb, mech = _g(v, "caused_by"), _g(v, "mechanism")
-    if not _num(_g(s, "ceiling_qps")):
+    if not L.num(_g(s, "ceiling_qps")):
         t = ("Over UDP" + (", unshaped" if variant == "unshaped" else " on the paper's " + L.val(s, f, ["link_bps"], 0, 0.000001) + " Mbit/s link")
              + ": no ceiling reached; at least " + L.val(s, f, ["by_lb", 0, "max_good_answered_qps"], 0, None) + " queries/s answered (a bound)")
     elif variant == "unshaped":

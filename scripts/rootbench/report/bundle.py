@@ -6,7 +6,8 @@ values, the settings' words and the registry)."""
 
 import json
 import os
-import subprocess
+
+from rootbench.report.jqparse import fromjson
 
 CSV_ROW_LIMIT = 40
 
@@ -17,19 +18,15 @@ def _const(name):
 
 def parsed(text):
     """A text's JSON as {"ok": value} or {"err": jq's message}, as jq's
-    fromjson reads it. Python reads the JSON jq reads; a text it refuses
-    (not JSON, or NaN, several values) is given to jq itself, so that what
-    is accepted and the message stay jq's."""
+    fromjson reads it (what jq's --rawfile gave it: invalid UTF-8 as
+    U+FFFD). Python's json reads what both read; a text it refuses (not
+    JSON, or NaN, several values) goes through jqparse, jq's own parser,
+    so that what is accepted and the message stay jq's."""
     try:
         return {"ok": json.loads(text, parse_constant=_const)}
-    except ValueError:
+    except (ValueError, RecursionError):
         pass
-    r = subprocess.run(["jq", "-c", "-n", "--rawfile", "t", "/dev/stdin",
-                        '[$t | try {ok: fromjson} catch {err: .}][0]'],
-                       input=text.encode(), capture_output=True)
-    if r.returncode != 0:
-        raise RuntimeError("jq could not read a JSON text: " + r.stderr.decode(errors="replace"))
-    return json.loads(r.stdout)
+    return fromjson(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace").encode("utf-8"))
 
 
 def blank(text):
@@ -49,11 +46,7 @@ def summary_of(text):
     p = parsed(text)
     if "ok" in p:
         return {"summary": p["ok"], "summary_error": None}
-    err = p["err"] if isinstance(p["err"], str) else json.dumps(p["err"])
-    tail = " (while parsing '%s')" % text
-    if err.endswith(tail):
-        err = err[:-len(tail)]
-    return {"summary": None, "summary_error": "parse error: " + err}
+    return {"summary": None, "summary_error": "parse error: " + p["err"]}
 
 
 def table(f, name, text, limit):
