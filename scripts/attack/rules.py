@@ -37,7 +37,8 @@ from rootbench.rules.jqlib import (JqError, alt, div, eq, gt, is_number, jround,
                                    lt, minus, plus, sort_by, times, type_name)
 from rootbench.rules.probe import probe_judged, probe_thresholds
 from rootbench.rules.probe_stats import probe_raw_checked
-from rootbench.rules.probe_sweep import probe_point, probe_protocol, probe_sweep
+from rootbench.rules.layers import cpu_busy_pct
+from rootbench.rules.probe_sweep import probe_point, probe_protocol, probe_router_count, probe_sweep
 
 ATTACK_SCHEMA = "rootbench.attack/1"
 ATTACK_STEP_SCHEMA = "rootbench.attack-step/1"
@@ -336,6 +337,70 @@ def attack_series_lines(summary):
             for s in attack_summary_checked(summary)["series"]]
 
 
+def attack_background(c0, c1):
+    """The background's figures from two counter snapshots (`scripts/testbed
+    counters`): its queries as the router counted them (the trace's source,
+    the Listener's address: trace_udp_queries) and its answers at the Listener."""
+    def d(path):
+        return minus(alt(_path(c1, path), 0), alt(_path(c0, path), 0))
+    return {"sent": d(["router", "trace_udp_queries", "packets"]), "answered": d(["listener", "dns_answers", "packets"])}
+
+
+def _path(v, path):
+    for k in path:
+        v = get(v, k)
+    return v
+
+
+def attack_step_record(server, defence, kind, rate, seconds, settings_id, flood, probe, collateral, background, cpu_pct):
+    """One line of steps.jsonl (schema rootbench.attack-step/1) of what a
+    step measured: its flood's record, the probe's result (with its queries
+    as the router counted them), the collateral client's, the background's
+    figures (or null: none ran) and the servers' CPU busy share."""
+    return {"schema": ATTACK_STEP_SCHEMA, "server": server, "defence": defence, "kind": kind, "rate": rate, "seconds": seconds,
+            "settings_id": settings_id, "flood": flood, "probe": probe, "collateral": collateral, "background": background,
+            "server_cpu_pct": cpu_pct}
+
+
+def _read_json(path):
+    """The first JSON value of a file, None when it is missing or empty."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except FileNotFoundError:
+        return None
+    return loads(text) if text.strip() else None
+
+
+def attack_step_files(folder, server, defence, kind, rate, seconds, settings_id, c0, c1, sample, cpus, background_on, probe_on):
+    """A step's record from the files it left in folder (flood/flood.json,
+    probe.json, collateral.json) and the sampler's summary (sample, a
+    file); probe.json gets the probe's queries as the router counted them
+    (counted_at_router), kept compact as before."""
+    flood = _read_json(os.path.join(folder, "flood", "flood.json"))
+    if flood is None:
+        raise ValueError("%s/flood/flood.json: no flood record" % folder)
+    probe_path = os.path.join(folder, "probe.json")
+    probe = _read_json(probe_path) if probe_on else None
+    if probe is not None:
+        probe = plus(probe, {"counted_at_router": probe_router_count(c0, c1)})
+        with open(probe_path + ".tmp", "w") as f:
+            f.write(to_json_text(probe) + "\n")
+        os.replace(probe_path + ".tmp", probe_path)
+    elif probe_on:
+        probe = _read_json(probe_path)
+    s = _read_json(sample) if sample else None
+    cpu = None if s is None else alt(cpu_busy_pct(s, get(cpus, "server")), None)
+    return attack_step_record(server, defence, kind, rate, seconds, settings_id, flood, probe,
+                              _read_json(os.path.join(folder, "collateral.json")),
+                              attack_background(c0, c1) if background_on else None, cpu)
+
+
+def to_json_text(v):
+    from rootbench.jqtext import to_json
+    return to_json(v)
+
+
 def _jsonl(path):
     """The JSON values of a file, one a line (none when it is missing)."""
     try:
@@ -364,6 +429,7 @@ def attack_figures_data(summary, folder):
 
 
 USAGE = """usage: rules.py summary STATUS ERROR SETTINGS SETTINGS_ID HOST_SPEED FINISHED GROUPS STEPS
+       rules.py step DIR SERVER DEFENCE KIND RATE SECONDS SETTINGS_ID COUNTERS_BEFORE COUNTERS_AFTER SAMPLE CPUS BACKGROUND PROBE
        rules.py step-line < STEP
        rules.py figures SUMMARY FOLDER
        rules.py series-lines SUMMARY"""
@@ -381,6 +447,14 @@ def main(argv):
             out = plus(attack_judged(loads(settings), _jsonl(groups), steps, status),
                        {"finished": finished, "family": 4, "error": err or None, "host_speed": loads(host_speed)})
             print(to_json(out))
+        elif argv[:1] == ["step"] and len(argv) == 14:
+            d, server, defence, kind, rate, secs, sid, c0, c1, sample, cpus, bg, probe = argv[1:]
+            step = attack_step_files(d, server, defence, kind, loads(rate), loads(secs), sid, loads(c0), loads(c1),
+                                     sample if sample and os.path.isfile(sample) and os.path.getsize(sample) > 0 else None,
+                                     loads(cpus), bg == "1", probe == "on")
+            print(to_json(step))
+            # (the step's line, as the run prints it)
+            print(attack_step_line(step), file=sys.stderr)
         elif argv == ["step-line"]:
             print(attack_step_line(loads(sys.stdin.read())))
         elif argv[:1] == ["figures"] and len(argv) == 3:

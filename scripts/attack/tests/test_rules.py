@@ -181,3 +181,57 @@ def test_control_a_changed_step_changes_the_summary():
     steps[0]["flood"]["answered_rate"] = 1999
     made = {**rules.attack_judged(stored["settings"], GROUPS, steps, "ok"), "finished": "2026-11-27T18:00:00Z", "family": 4, "error": None}
     assert to_json(made) != to_json({k: v for k, v in stored.items() if k != "host_speed"})
+
+
+# A step's record, made from the files a step leaves (the real flood's
+# record, the fixture's probe and collateral results, a sampler summary and
+# the real flood's counter snapshots with a background added): what
+# step.sh's jq made of the same files, byte for byte (testdata/
+# step-expected.jsonl, and probe.json as rewritten: step-expected-probe.json).
+FLOOD_RAW = os.path.join(TOP, "scripts", "tests", "testdata", "attack-flood-raw.json")
+
+
+def step_files(tmp_path, probe=True, sample=True):
+    d = tmp_path / "step"
+    (d / "flood").mkdir(parents=True)
+    with open(os.path.join(DATA, "flood-expected.json")) as f:
+        (d / "flood" / "flood.json").write_text(f.read())
+    p = copy.deepcopy(STEPS[1]["probe"])
+    p["udp"]["latency_ms"]["p50"] = 0.123456789012
+    if probe:
+        (d / "probe.json").write_text(to_json(p) + "\n")
+    (d / "collateral.json").write_text(to_json(STEPS[0]["collateral"]) + "\n")
+    s = tmp_path / "sample.json"
+    if sample:
+        s.write_text('{"cpu": {"cpu2": {"busy_pct": 40.25}, "cpu3": {"busy_pct": 12.04}, "cpu4": {"busy_pct": null}}}')
+    with open(FLOOD_RAW) as f:
+        c = loads(f.read())["counters"]
+    c["before"]["router"]["trace_udp_queries"] = {"packets": 5, "bytes": 500}
+    c["after"]["router"]["trace_udp_queries"] = {"packets": 1005, "bytes": 90500}
+    c["after"]["listener"]["dns_answers"] = {"packets": 990, "bytes": 1}
+    return str(d), str(s), c["before"], c["after"]
+
+
+CPUS = {"server": ["cpu2", "cpu3", "cpu4"], "router": ["cpu1"]}
+
+
+def test_a_step_s_record_is_what_step_sh_s_jq_made_byte_for_byte(tmp_path):
+    d, s, c0, c1 = step_files(tmp_path)
+    step = rules.attack_step_files(d, "nsd", "on", "reflection-dnskey", 2000, 1, "abc123", c0, c1, s, CPUS, True, True)
+    with open(os.path.join(DATA, "step-expected.jsonl")) as f:
+        assert to_json(step) + "\n" == f.read()
+    with open(os.path.join(DATA, "step-expected-probe.json")) as f, open(os.path.join(d, "probe.json")) as g:
+        assert g.read() == f.read()
+    assert [step["background"], step["server_cpu_pct"]] == [{"sent": 1000, "answered": 990}, 26.1]
+
+
+def test_control_without_probe_background_or_sample_they_are_null(tmp_path):
+    d, s, c0, c1 = step_files(tmp_path, probe=False, sample=False)
+    step = rules.attack_step_files(d, "nsd", "off", "syn-flood", 2000, 1, "x", c0, c1, None, CPUS, False, False)
+    assert [step["probe"], step["background"], step["server_cpu_pct"]] == [None, None, None]
+    assert rules.attack_step_checked(step) is step
+
+
+def test_a_step_without_its_flood_record_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="no flood record"):
+        rules.attack_step_files(str(tmp_path), "nsd", "off", "syn-flood", 2000, 1, "x", {}, {}, None, CPUS, False, False)
