@@ -21,10 +21,12 @@ from rootbench.rules.jqlib import (add, alt, div, each, eq, ge, get, gt, jceil, 
 
 
 def arrivals_ring_entries():
+    """The queue a burst is measured against: a veth receive ring's entries."""
     return 256
 
 
 def arrivals_local_periods():
+    """The periods around one whose mean rate is the arrivals' local rate."""
     return 200
 
 

@@ -123,33 +123,50 @@ def unique(xs):
     return out
 
 
+_NUM = (int, float)   # exactly: bool is not a number in jq
+
+
 def lt(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a < b
     return compare(a, b) < 0
 
 
 def le(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a <= b
     return compare(a, b) <= 0
 
 
 def gt(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a > b
     return compare(a, b) > 0
 
 
 def ge(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a >= b
     return compare(a, b) >= 0
 
 
 def eq(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a == b
     return compare(a, b) == 0
 
 
 def jmin(xs):
     """jq's min: null for none, the first of the least."""
+    if len(xs) == 2 and type(xs[0]) in _NUM and type(xs[1]) in _NUM:
+        return xs[1] if xs[1] < xs[0] else xs[0]
     return min_by(xs, lambda x: x)
 
 
 def jmax(xs):
     """jq's max: null for none, the last of the greatest."""
+    if len(xs) == 2 and type(xs[0]) in _NUM and type(xs[1]) in _NUM:
+        return xs[1] if xs[1] >= xs[0] else xs[0]
     return max_by(xs, lambda x: x)
 
 
@@ -173,6 +190,8 @@ def max_by(xs, f):
 
 def plus(a, b):
     """jq's a + b."""
+    if type(a) in _NUM and type(b) in _NUM:
+        return a + b
     if a is None:
         return b
     if b is None:
@@ -187,6 +206,8 @@ def plus(a, b):
 
 def minus(a, b):
     """jq's a - b (numbers; an array less the elements of another)."""
+    if type(a) in _NUM and type(b) in _NUM:
+        return a - b
     ta, tb = type_name(a), type_name(b)
     if ta == tb == "number":
         return a - b
@@ -196,13 +217,26 @@ def minus(a, b):
 
 
 def times(a, b):
+    """jq 1.7's a * b: numbers; a string times a number n >= 0 repeated
+    int(n) times ("" for 0 to 1, null for n < 0); objects merged deeply."""
     if is_number(a) and is_number(b):
         return a * b
+    if isinstance(a, str) and is_number(b) or is_number(a) and isinstance(b, str):
+        text, n = (a, b) if isinstance(a, str) else (b, a)
+        return None if n < 0 or math.isnan(n) else text * int(min(n, 2 ** 31 - 1))
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = times(out[k], v) if isinstance(out.get(k), dict) and isinstance(v, dict) else v
+        return out
     raise JqError("%s and %s cannot be multiplied" % (type_name(a), type_name(b)))
 
 
 def div(a, b):
-    """jq's a / b: numbers only, a zero divisor an error."""
+    """jq's a / b: numbers (a zero divisor an error); a string by a
+    string is split."""
+    if isinstance(a, str) and isinstance(b, str):
+        return jsplit(a, b)
     if is_number(a) and is_number(b):
         if b == 0:
             raise JqError("cannot be divided because the divisor is zero")
@@ -365,18 +399,18 @@ def _cmod(x, y):
 
 
 def mod(a, b):
-    """jq 1.7's a % b: both truncated to integers (clamped to 64 bits), the
-    remainder with the dividend's sign, as a double (-6 % 3 is -0)."""
+    """jq 1.7's a % b: both truncated to 64-bit integers (clamped), C's
+    remainder (the dividend's sign), an integer: -7 % 2 is -1, -1e20 % 7
+    is -1 (the dividend clamped to -2^63). (jq folds a % of two literals
+    differently, at compile time; the rules' operands are data.)"""
     if not (is_number(a) and is_number(b)):
         raise JqError("%s and %s cannot be divided (remainder)" % (type_name(a), type_name(b)))
     if math.isnan(a) or math.isnan(b):
         return float("nan")
-    bi = _dtoi(abs(b))
+    bi = _dtoi(b)
     if bi == 0:
         raise JqError("cannot be divided (remainder) because the divisor is zero")
-    if a < 0:
-        return -float(_cmod(_dtoi(-a), bi))
-    return float(_cmod(_dtoi(a), bi))
+    return 0.0 if bi == -1 else float(_cmod(_dtoi(a), bi))
 
 
 def jsplit(s, sep):
@@ -400,3 +434,21 @@ def sort_by(xs, *fs):
     if not isinstance(xs, list):
         raise JqError("Cannot index %s with number" % type_name(xs))
     return sorted(xs, key=lambda x: sort_key([f(x) for f in fs]))
+
+
+def group_by(xs, f):
+    """jq's group_by(f): sorted by f (stably), runs of equal f grouped."""
+    out, last = [], None
+    for x in sort_by(xs, f):
+        k = f(x)
+        if out and compare(k, last) == 0:
+            out[-1].append(x)
+        else:
+            out.append([x])
+        last = k
+    return out
+
+
+def unique_by(xs, f):
+    """jq's unique_by(f): the first of each group_by(f) group."""
+    return [g[0] for g in group_by(xs, f)]

@@ -5,16 +5,16 @@ players, the rate, the block and the measured starts.
 (From scripts/lib/players.jq; test_rules_players.py checks they agree.)"""
 
 from rootbench.jqtext import join_text, to_text
-from rootbench.rules.jqlib import (JqError, each, eq, ge, get, gt, is_number, jfloor, jmax, jmin, jrange, jround,
+from rootbench.rules.jqlib import (JqError, each, eq, ge, get, gt, jfloor, jmax, jmin, jrange, jround,
                                    jslice, jsplit, length, lt, minus, mod, plus, test, times, div, tonumber,
                                    truthy, type_name)
 
 
 def _binary(n, w):
-    return [mod(jfloor(div(n, 2.0 ** i)), 2) for i in jrange_down(minus(w, 1))]
+    return [mod(jfloor(div(n, 2.0 ** i)), 2) for i in _range_down(minus(w, 1))]
 
 
-def jrange_down(start):
+def _range_down(start):
     """jq's range(start; -1; -1)."""
     k = start
     while k > -1:
@@ -105,7 +105,7 @@ def cidr_split(cidr, n):
         return None
     out = []
     for i in jrange(0, n):
-        ib = [mod(jfloor(div(i, 2.0 ** j)), 2) for j in jrange_down(minus(k, 1))]
+        ib = [mod(jfloor(div(i, 2.0 ** j)), 2) for j in _range_down(minus(k, 1))]
         out.append(cidr_text({"width": c["width"], "len": plus(c["len"], k),
                               "bits": jslice(c["bits"], 0, c["len"]) + ib
                               + [0 for _ in jrange(0, minus(minus(c["width"], c["len"]), k))]}))

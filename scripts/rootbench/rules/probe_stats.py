@@ -10,6 +10,7 @@ from rootbench.rules.jqlib import JqError, alt, get, get_opt, type_name
 
 
 def probe_result_schema():
+    """The schema of rbprobe's JSON."""
     return "rootbench.probe/1"
 
 

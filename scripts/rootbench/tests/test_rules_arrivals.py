@@ -5,10 +5,8 @@ stall, a drift, a window: each with its control) and edge cases."""
 
 import functools
 
-import pytest
-
 from rootbench.rules import arrivals as A
-from rootbench.tests.jqagree import Case, check_names, python_text, run_jq
+from rootbench.tests.jqagree import Case, check_names, run_jq, assert_agree
 
 N = 2000
 
@@ -112,9 +110,8 @@ def jq():
     return run_jq("arrivals", CASES)
 
 
-@pytest.mark.parametrize("case", CASES, ids=repr)
-def test_python_prints_what_the_jq_prints(case):
-    assert python_text(case) == jq()[case.name]
+def test_python_prints_what_the_jq_prints():
+    assert_agree(CASES, jq())
 
 
 def P(a, w=None, stalls=(), servers=("server1",)):

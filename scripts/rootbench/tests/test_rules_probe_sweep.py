@@ -6,11 +6,11 @@ this module's: probe_sweep is compared without those two keys."""
 
 import copy
 import functools
-
-import pytest
+import json
+import os
 
 from rootbench.rules import probe_sweep as PW
-from rootbench.tests.jqagree import Case, check_names, python_text, run_jq
+from rootbench.tests.jqagree import TOP, Case, check_names, run_jq, assert_agree
 from rootbench.tests.test_rules_probe_stats import OTHER, RAW
 
 POINT = "probe_point($args[0]; $args[1]; $args[2]; $args[3])"
@@ -33,6 +33,16 @@ TCP_ON["tcp"].update(rate=5, sent=10, answered=10, availability=1, correct_fract
 P_2000_2 = PW.probe_point(RAW, 2000, 2, 3960, "udp")
 P_2000_1 = PW.probe_point(None, 2000, 1, 4000, "udp")
 P_1000_1 = PW.probe_point(RAW, 1000, 1, 1960, "udp")
+def attack_raw():
+    """The attack fixture's flood record (scripts/tests/testdata): a sampler
+    summary and two `scripts/testbed counters` readings of a real run."""
+    with open(os.path.join(TOP, "scripts", "tests", "testdata", "attack-flood-raw.json")) as f:
+        return json.load(f)
+
+
+ATTACK = attack_raw()
+
+
 SWEEP = "probe_sweep($args[0]; $args[1]; $args[2]) | del(.rssac047, .queue_knee)"
 
 CASES = [
@@ -52,6 +62,8 @@ CASES = [
          {"router": {"dns_udp_queries": {"packets": 1}}}, {"router": {}}),
     Case("router-count-no-tcp", "probe_router_count($args[0]; $args[1])", lambda _, a, b: PW.probe_router_count(a, b), None,
          {"router": {"probe_udp_queries": {"packets": 1}}}, {"router": {"probe_udp_queries": {"packets": 4}}}),
+    Case("counted-attack-fixture", "probe_counted($args[0]; $args[1])", lambda _, a, b: PW.probe_counted(a, b), None,
+         ATTACK["counters"]["before"], ATTACK["counters"]["after"]),
     Case("counted-servers", "probe_counted($args[0]; $args[1])", lambda _, a, b: PW.probe_counted(a, b), None, SB, SA),
     Case("counted-router-kept", "probe_counted($args[0]; $args[1])", lambda _, a, b: PW.probe_counted(a, b), None, SB_R, SA_R),
     Case("counted-nothing", "probe_counted($args[0]; $args[1])", lambda _, a, b: PW.probe_counted(a, b), None,
@@ -90,9 +102,8 @@ def jq():
     return run_jq("probe-sweep", CASES)
 
 
-@pytest.mark.parametrize("case", CASES, ids=repr)
-def test_python_prints_what_the_jq_prints(case):
-    assert python_text(case) == jq()[case.name]
+def test_python_prints_what_the_jq_prints():
+    assert_agree(CASES, jq())
 
 
 def test_a_points_figures_and_the_probes_share_by_rate():
