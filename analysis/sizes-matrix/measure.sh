@@ -12,55 +12,40 @@ serve_state() {
 # of 4096 and 1232 (size, and whether it came truncated: a server caps its
 # UDP answers at its own EDNS size, NSD's default being 1232).
 dnskey_json() {
-    local tcp big small q=(+dnssec +norec +time=2 +tries=3)
-    tcp=$("$TESTBED" exec player1 -- dig "${q[@]}" +tcp @"$SERVICE4" . DNSKEY) \
+    local q=(+dnssec +norec +time=2 +tries=3)
+    "$TESTBED" exec player1 -- dig "${q[@]}" +tcp @"$SERVICE4" . DNSKEY > "$WORK/dnskey.tcp" \
         || die "no answer to '. DNSKEY' over TCP serving $1"
-    big=$("$TESTBED" exec player1 -- dig "${q[@]}" +ignore +bufsize=4096 @"$SERVICE4" . DNSKEY) \
+    "$TESTBED" exec player1 -- dig "${q[@]}" +ignore +bufsize=4096 @"$SERVICE4" . DNSKEY > "$WORK/dnskey.4096" \
         || die "no answer to '. DNSKEY' (UDP, 4096) serving $1"
-    small=$("$TESTBED" exec player1 -- dig "${q[@]}" +ignore +bufsize=1232 @"$SERVICE4" . DNSKEY) \
+    "$TESTBED" exec player1 -- dig "${q[@]}" +ignore +bufsize=1232 @"$SERVICE4" . DNSKEY > "$WORK/dnskey.1232" \
         || die "no answer to '. DNSKEY' (UDP, 1232) serving $1"
-    jq -n --arg tcp "$tcp" --arg big "$big" --arg small "$small" --slurpfile m "$RB_TOP/zones/build/$1/variant.json" '
-        def msgsize: capture(";; MSG SIZE +rcvd: (?<n>[0-9]+)").n | tonumber;
-        def tc: test(";; flags:[^;]* tc[ ;]");
-        def count($t): [splits("\n") | select(test("^\\.\\s+[0-9]+\\s+IN\\s+" + $t + "\\s"))] | length;
-        {bytes: ($tcp | msgsize), dnskeys: ($tcp | count("DNSKEY")), rrsigs: ($tcp | count("RRSIG")),
-         udp_4096: {bytes: ($big | msgsize), tc: ($big | tc)},
-         udp_1232: {bytes: ($small | msgsize), tc: ($small | tc)},
-         method: "dig +dnssec +norec . DNSKEY from player1: over TCP (the whole answer, DNS message size), over UDP with +bufsize=4096 and 1232",
-         keys: [$m[0].zones.root.dnskeys[]? | {role, keytag, algorithm, bits, signs}]}'
+    # the record (rules.py dnskey_record): sizes, keys, signatures, TC
+    "${RULES[@]}" dnskey "$WORK/dnskey.tcp" "$WORK/dnskey.4096" "$WORK/dnskey.1232" "$RB_TOP/zones/build/$1/variant.json" \
+        || die "cannot read dig's DNSKEY answers serving $1"
 }
 
-# The answers the roadmap compares (docs/sizes-matrix.md): the priming
-# answer, the DNSKEY answer, a TLD referral (NS, DS and its RRSIG, glue) and
-# an NXDOMAIN with its NSEC proofs. "example." is not delegated (RFC 2606).
-ROADMAP_QUERIES=("priming|. NS" "dnskey|. DNSKEY" "referral|www.example.com. A" "nxdomain|www.example. A")
-
-# probes_json VARIANT: each roadmap answer (DO=1) as the server sends it
-# whole over TCP: its size (dig's MSG SIZE), rcode and records per section;
-# the DNSKEY answer's size is also predicted from the zone file
-# (root_dnskey_answer_bytes), a check on the measurement. dig's output is
-# kept as probes/<variant>/<answer>.txt in the experiment's directory.
+# probes_json VARIANT: each roadmap answer (DO=1; the queries are
+# rules.py's ROADMAP_QUERIES: the priming answer, the DNSKEY answer, a TLD
+# referral and an NXDOMAIN) as the server sends it
+# whole over TCP: its size (dig's MSG SIZE), rcode and records per section
+# (rules.py probes_record); the DNSKEY answer's size is also predicted from
+# the zone file (root_dnskey_answer_bytes), a check on the measurement.
+# dig's output is kept as probes/<variant>/<answer>.txt in the
+# experiment's directory.
 probes_json() {
-    local q name qname qtype out all="{}" dir="$EXP_DIR/probes/$1"
+    local q name qname qtype out dir="$EXP_DIR/probes/$1" p qs=()
     mkdir -p "$dir"
-    for q in "${ROADMAP_QUERIES[@]}"; do
+    mapfile -t qs < <("${RULES[@]}" roadmap-queries)
+    [ "${#qs[@]}" -gt 0 ] || die "cannot read the roadmap's queries (analysis/sizes-matrix/rules.py roadmap-queries)"
+    for q in "${qs[@]}"; do
         IFS='|' read -r name qname <<<"$q"
         read -r qname qtype <<<"$qname"
         out=$("$TESTBED" exec player1 -- dig +dnssec +norec +tcp +time=2 +tries=3 @"$SERVICE4" "$qname" "$qtype") \
             || die "no answer to '$qname $qtype' over TCP serving $1"
         printf '%s\n' "$out" > "$dir/$name.txt"
-        all=$(jq -c --arg n "$name" --arg q "$qname $qtype" --arg out "$out" --arg file "probes/$1/$name.txt" '
-            def msgsize: capture(";; MSG SIZE +rcvd: (?<n>[0-9]+)").n | tonumber;
-            def sect($s): ($out | capture(";; flags:[^;]*; QUERY: [0-9]+, ANSWER: (?<answer>[0-9]+), AUTHORITY: (?<authority>[0-9]+), ADDITIONAL: (?<additional>[0-9]+)") | .[$s] | tonumber);
-            . + {($n): {query: $q, file: $file, bytes: ($out | msgsize),
-                        rcode: ($out | capture("status: (?<r>[A-Z]+)").r),
-                        answer: sect("answer"), authority: sect("authority"), additional: sect("additional"),
-                        rrsigs: ([$out | splits("\n") | select(test("^[^;].*\\sIN\\sRRSIG\\s"))] | length)}}' <<<"$all") \
-            || die "cannot read dig's answer to '$qname $qtype' serving $1"
     done
-    jq -c --argjson p "$(root_dnskey_answer_bytes "$RB_TOP/zones/build/$1/root.zone")" \
-        '. + {method: "dig +dnssec +norec +tcp from player1 (DO=1, the whole answer: its DNS message size)"}
-         | .dnskey.predicted_bytes = $p' <<<"$all"
+    p=$(root_dnskey_answer_bytes "$RB_TOP/zones/build/$1/root.zone")
+    "${RULES[@]}" probes "$dir" "$1" "$p" || die "cannot read dig's answers serving $1"
 }
 
 # trace_for PROFILE EDNS: the cell's trace (made once per profile, buffer,
@@ -114,39 +99,17 @@ measure_cell() {
     [ "$sent" = "$MATRIX_QUERIES" ] || flags+=("sent $sent of $MATRIX_QUERIES queries")
     [ "$((a1 - a0))" = "$sent" ] || flags+=("Listener counted $((a1 - a0)) answers for $sent queries")
     "$DNSSTAT" --json --bin "$MATRIX_BIN" -o "$d/answers.json" "$d/answers.pcap" || die "dnsstat failed on $d/answers.pcap"
-    local captured; captured=$(jq -r .responses "$d/answers.json")
-    [ "$captured" = "$sent" ] || flags+=("the Listener capture holds $captured answers for $sent queries")
     read -r si0 so0 <<<"$s0"; read -r si1 so1 <<<"$s1"
     rm -f "$d/answers.pcap.log"
-    jq -n -c --arg cell "$cell" --arg key "$key" --arg state "$state" --arg variant "$variant" \
-        --arg profile "$profile" --arg edns "$edns" --arg targs "$(cat "$tdir/tracegen.args")" \
-        --argjson n "$MATRIX_QUERIES" --argjson sent "$sent" --argjson answers "$((a1 - a0))" \
-        --argjson sin "$((si1 - si0))" --argjson sout "$((so1 - so0))" --argjson pps "$MATRIX_PPS" \
-        --argjson secs "$(( $(date +%s) - t0 ))" --argjson dnskey "$dnskey" --argjson probes "$probes" \
-        --argjson flags "$(printf '%s\n' "${flags[@]+"${flags[@]}"}" | jq -R . | jq -s 'map(select(. != ""))')" \
-        --slurpfile a "$d/answers.json" --slurpfile tr "$tdir/trace.json" --arg tdir "$tdir" \
-        --slurpfile z "$RB_TOP/zones/build/$variant/variant.json" '
-        def r1: . * 10 | round / 10;
-        def r4: . * 10000 | round / 10000;
-        $a[0] as $a | $tr[0] as $t | $z[0] as $z
-        | {cell: $cell, key: $key, zone_state: $state, zone_variant: $variant, profile: $profile, edns: $edns,
-           algorithm: ($z.algorithm.name // null), ksk_bits: $z.ksk_bits, zsk_bits: $z.zsk_bits,
-           denial: $z.denial, roll: ($z.roll // null),
-           tracegen: $targs, queries: $sent, queries_planned: $n, pps: $pps, answers: $answers,
-           trace_do_share: (if $t.queries > 0 then ($t.query_edns.do1 / $t.queries | r4) else null end),
-           trace_no_opt_share: (if $t.queries > 0 then ($t.query_edns.no_opt / $t.queries | r4) else null end),
-           bytes_in: $sin, bytes_out: $sout,
-           bytes_per_query_in: (if $sent > 0 then ($sin / $sent | r1) else null end),
-           bytes_per_query_out: (if $sent > 0 then ($sout / $sent | r1) else null end),
-           frames_out_per_query: (if $sent > 0 then ($a.frames / $sent | r4) else null end),
-           frames_in_per_query: (if $t.queries > 0 then ($t.frames / $t.queries | r4) else null end),
-           responses: $a.responses, tc_responses: $a.tc_responses,
-           answer_bytes: ($a.sizes.response_dns | {mean: (.mean | r1), median: .p50, p90: (.p90 // null), p99: (.p99 // null), max}),
-           rcodes: $a.rcodes,
-           dnskey: $dnskey, probes: $probes, size_model: ($z.size_model // null), flags: $flags, seconds: $secs,
-           files: {answers_stats: "\($key)/answers.json", trace: ("traces/" + ($tdir | split("/") | last) + "/trace.pcap")}}' \
-        >> "$WORK/cells.jsonl"
+    # the record (rules.py cell_record, which also flags a capture holding
+    # other than one answer per query sent), its progress line on stderr
+    local fl=() f
+    for f in "${flags[@]+"${flags[@]}"}"; do fl+=("flag=$f"); done
+    "${RULES[@]}" cell "$d/answers.json" "$tdir/trace.json" "$RB_TOP/zones/build/$variant/variant.json" \
+        cell="$cell" key="$key" zone_state="$state" zone_variant="$variant" profile="$profile" edns="$edns" \
+        tracegen="$(cat "$tdir/tracegen.args")" queries_planned="$MATRIX_QUERIES" sent="$sent" pps="$MATRIX_PPS" \
+        answers="$((a1 - a0))" bytes_in="$((si1 - si0))" bytes_out="$((so1 - so0))" seconds="$(( $(date +%s) - t0 ))" \
+        dnskey="$dnskey" probes="$probes" trace_dir="$tdir" "${fl[@]+"${fl[@]}"}" >> "$WORK/cells.jsonl" \
+        || die "cannot record the cell $cell"
     rm -f "$d/answers.pcap"
-    jq -r '"\(.cell): out \(.bytes_per_query_out) B/q, in \(.bytes_per_query_in) B/q, TC \(.tc_responses)/\(.responses), answered \(.answers)/\(.queries)"
-           + (if (.flags | length) > 0 then "; FLAGGED: " + (.flags | join("; ")) else "" end)' <<<"$(tail -n 1 "$WORK/cells.jsonl")" >&2
 }

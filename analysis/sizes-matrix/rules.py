@@ -17,6 +17,7 @@ them. The run (bash) calls it by path:
 
   rules.py roadmap-plan                  three lines: the roadmap's states,
                                          the states only it measures, its profiles
+  rules.py roadmap-queries               the roadmap's queries, NAME|QNAME QTYPE a line
   rules.py derive CELLS.jsonl LINKS CEILING TCP SETTINGS
                                          {cells, checks, roadmap} (JSON) of the
                                          measured cells (LINKS... as JSON text)
@@ -27,11 +28,18 @@ them. The run (bash) calls it by path:
   rules.py tcp-capacity FILE SHOWN       the TCP capacity per CPU from a tcp summary
   rules.py tables SUMMARY DIR PROFILE EDNS   the tables of a matrix summary into
                                          DIR (the baseline profile and buffer)
+  rules.py dnskey TCP UDP4096 UDP1232 MANIFEST   the DNSKEY answer's record from
+                                         dig's three outputs (files)
+  rules.py probes DIR VARIANT PREDICTED  the roadmap answers' record from dig's
+                                         outputs DIR/<answer>.txt
+  rules.py cell ANSWERS TRACE MANIFEST NAME=VALUE...   one cell's record (its
+                                         progress line on stderr); flag=TEXT repeats
 """
 
 import json
 import math
 import os
+import re
 import sys
 
 if __name__ == "__main__":
@@ -295,6 +303,126 @@ def ceiling_not_measured(path):
                     "UDP_NAME=udp-unshaped, or make bench" % path}
 
 
+# ------------------------------------------------------------ one cell's records
+
+MSG_SIZE_RE = re.compile(r";; MSG SIZE +rcvd: ([0-9]+)")
+TC_RE = re.compile(r";; flags:[^;]* tc[ ;]")
+SECTIONS_RE = re.compile(r";; flags:[^;]*; QUERY: [0-9]+, ANSWER: ([0-9]+), AUTHORITY: ([0-9]+), ADDITIONAL: ([0-9]+)")
+STATUS_RE = re.compile(r"status: ([A-Z]+)")
+RRSIG_LINE_RE = re.compile(r"^[^;].*\sIN\sRRSIG\s")
+
+# The answers the roadmap compares (docs/sizes-matrix.md): the priming
+# answer, the DNSKEY answer, a TLD referral (NS, DS and its RRSIG, glue) and
+# an NXDOMAIN with its NSEC proofs. "example." is not delegated (RFC 2606).
+ROADMAP_QUERIES = [("priming", ". NS"), ("dnskey", ". DNSKEY"), ("referral", "www.example.com. A"),
+                   ("nxdomain", "www.example. A")]
+
+DNSKEY_METHOD = ("dig +dnssec +norec . DNSKEY from player1: over TCP (the whole answer, DNS message size), over UDP "
+                 "with +bufsize=4096 and 1232")
+PROBES_METHOD = "dig +dnssec +norec +tcp from player1 (DO=1, the whole answer: its DNS message size)"
+
+
+def msg_size(out):
+    """dig's DNS message size of an answer."""
+    m = MSG_SIZE_RE.search(out)
+    if not m:
+        raise ValueError("dig's output names no message size (;; MSG SIZE rcvd)")
+    return int(m.group(1))
+
+
+def root_records(out, rrtype):
+    """The lines of the root's records of a type in dig's output."""
+    pat = re.compile(r"^\.\s+[0-9]+\s+IN\s+" + rrtype + r"\s")
+    return sum(1 for line in out.split("\n") if pat.search(line))
+
+
+def dnskey_record(tcp, big, small, manifest):
+    """The DNSKEY answer (DO=1) as the server sends it: whole over TCP (its
+    size is the answer's size), and over UDP at buffers of 4096 and 1232
+    (size, and whether it came truncated: a server caps its UDP answers at
+    its own EDNS size, NSD's default being 1232); the keys from the zone
+    variant's manifest."""
+    keys = get(manifest, "zones", "root", "dnskeys")
+    keys = keys.values() if isinstance(keys, dict) else keys if isinstance(keys, list) else []
+    return {"bytes": msg_size(tcp), "dnskeys": root_records(tcp, "DNSKEY"), "rrsigs": root_records(tcp, "RRSIG"),
+            "udp_4096": {"bytes": msg_size(big), "tc": TC_RE.search(big) is not None},
+            "udp_1232": {"bytes": msg_size(small), "tc": TC_RE.search(small) is not None},
+            "method": DNSKEY_METHOD,
+            "keys": [{k: x.get(k) for k in ("role", "keytag", "algorithm", "bits", "signs")} for x in keys]}
+
+
+def probe_record(query, file, out):
+    """One roadmap answer over TCP: its size, rcode and records per section."""
+    sec = SECTIONS_RE.search(out)
+    st = STATUS_RE.search(out)
+    if sec is None or st is None:
+        raise ValueError("dig's answer to '%s' has no header (status, sections)" % query)
+    return {"query": query, "file": file, "bytes": msg_size(out), "rcode": st.group(1),
+            "answer": int(sec.group(1)), "authority": int(sec.group(2)), "additional": int(sec.group(3)),
+            "rrsigs": sum(1 for line in out.split("\n") if RRSIG_LINE_RE.search(line))}
+
+
+def probes_record(outs, variant, predicted):
+    """Each roadmap answer (outs: name -> dig's output) and the DNSKEY
+    answer's size predicted from the zone file, a check on the measurement."""
+    rec = {}
+    for name, q in ROADMAP_QUERIES:
+        rec[name] = probe_record(q, "probes/%s/%s.txt" % (variant, name), outs[name])
+    rec["method"] = PROBES_METHOD
+    rec["dnskey"]["predicted_bytes"] = predicted
+    return rec
+
+
+def cell_record(m, answers, trace, zone):
+    """One measured cell as the summary lists it, flagged too when the
+    Listener's capture holds other than one answer per query sent. m: what the run measured
+    ({cell, key, zone_state, zone_variant, profile, edns, tracegen,
+    queries_planned, sent, pps, answers, bytes_in, bytes_out, seconds,
+    dnskey, probes, flags, trace_dir}); answers: dnsstat's report of the
+    Listener's capture; trace: dnsstat's of the trace; zone: the zone
+    variant's manifest."""
+    sent, tq = m["sent"], alt(trace.get("queries"), 0)
+    rd = get(answers, "sizes", "response_dns")
+    flags = [f for f in m["flags"] if f != ""]
+    if to_text(answers.get("responses")) != str(sent):
+        flags.append("the Listener capture holds %s answers for %d queries" % (to_text(answers.get("responses")), sent))
+    return {"cell": m["cell"], "key": m["key"], "zone_state": m["zone_state"], "zone_variant": m["zone_variant"],
+            "profile": m["profile"], "edns": m["edns"],
+            "algorithm": alt(get(zone, "algorithm", "name")), "ksk_bits": zone.get("ksk_bits"),
+            "zsk_bits": zone.get("zsk_bits"), "denial": zone.get("denial"), "roll": alt(zone.get("roll")),
+            "tracegen": m["tracegen"], "queries": sent, "queries_planned": m["queries_planned"], "pps": m["pps"],
+            "answers": m["answers"],
+            "trace_do_share": r4(trace["query_edns"]["do1"] / tq) if tq > 0 else None,
+            "trace_no_opt_share": r4(trace["query_edns"]["no_opt"] / tq) if tq > 0 else None,
+            "bytes_in": m["bytes_in"], "bytes_out": m["bytes_out"],
+            "bytes_per_query_in": r1(m["bytes_in"] / sent) if sent > 0 else None,
+            "bytes_per_query_out": r1(m["bytes_out"] / sent) if sent > 0 else None,
+            "frames_out_per_query": r4(answers["frames"] / sent) if sent > 0 else None,
+            "frames_in_per_query": r4(trace["frames"] / tq) if tq > 0 else None,
+            "responses": answers.get("responses"), "tc_responses": answers.get("tc_responses"),
+            "answer_bytes": {"mean": r1(rd["mean"]), "median": rd.get("p50"), "p90": alt(rd.get("p90")),
+                             "p99": alt(rd.get("p99")), "max": rd.get("max")},
+            "rcodes": answers.get("rcodes"),
+            "dnskey": m["dnskey"], "probes": m["probes"], "size_model": alt(zone.get("size_model")),
+            "flags": flags, "seconds": m["seconds"],
+            "files": {"answers_stats": "%s/answers.json" % m["key"],
+                      "trace": "traces/" + m["trace_dir"].split("/")[-1] + "/trace.pcap"}}
+
+
+# the cell command's numbers (the rest are strings, dnskey and probes JSON)
+CELL_INTS = ("queries_planned", "sent", "pps", "answers", "bytes_in", "bytes_out", "seconds")
+
+
+def progress_line(rec):
+    """The line a measured cell prints."""
+    line = "%s: out %s B/q, in %s B/q, TC %s/%s, answered %s/%s" % tuple(
+        to_text(rec.get(k)) for k in ("cell", "bytes_per_query_out", "bytes_per_query_in", "tc_responses",
+                                      "responses", "answers", "queries"))
+    if rec["flags"]:
+        line += "; FLAGGED: " + "; ".join(rec["flags"])
+    return line
+
+
 # ------------------------------------------------------------ the tables
 
 def cells_csv(s):
@@ -462,6 +590,10 @@ def main(argv):
             links, ceiling, tcp, settings = (json.loads(a) for a in argv[2:])
             print(to_json(derived(cells, links, ceiling, tcp, settings)))
             return 0
+        if argv == ["roadmap-queries"]:
+            for name, q in ROADMAP_QUERIES:
+                print("%s|%s" % (name, q))
+            return 0
         if argv == ["checks"]:
             print(json_pretty(matrix_checks(json.load(sys.stdin))))
             return 0
@@ -477,6 +609,32 @@ def main(argv):
             else:
                 print(to_json(roadmap.tcp_capacity(read_json(argv[1]), argv[2])))
             return 0
+        if len(argv) == 5 and argv[0] == "dnskey":
+            tcp, big, small = (open(a, encoding="utf-8").read() for a in argv[1:4])
+            print(to_json(dnskey_record(tcp, big, small, read_json(argv[4]))))
+            return 0
+        if len(argv) == 4 and argv[0] == "probes":
+            outs = {n: open(os.path.join(argv[1], n + ".txt"), encoding="utf-8").read() for n, _ in ROADMAP_QUERIES}
+            print(to_json(probes_record(outs, argv[2], json.loads(argv[3]))))
+            return 0
+        if len(argv) >= 4 and argv[0] == "cell":
+            m = {"flags": []}
+            for a in argv[4:]:
+                k, sep, v = a.partition("=")
+                if not sep:
+                    raise ValueError("cell: '%s' is not NAME=VALUE" % a)
+                if k == "flag":
+                    m["flags"].append(v)
+                elif k in CELL_INTS:
+                    m[k] = int(v)
+                elif k in ("dnskey", "probes"):
+                    m[k] = json.loads(v)
+                else:
+                    m[k] = v
+            rec = cell_record(m, read_json(argv[1]), read_json(argv[2]), read_json(argv[3]))
+            print(to_json(rec))
+            print(progress_line(rec), file=sys.stderr)
+            return 0
         if len(argv) == 5 and argv[0] == "tables":
             s = read_json(argv[1])
             for name, text in tables(s, argv[3], argv[4]).items():
@@ -487,7 +645,9 @@ def main(argv):
         print("sizes-matrix: error: %s" % e, file=sys.stderr)
         return 1
     print("usage: rules.py roadmap-plan | derive CELLS.jsonl LINKS CEILING TCP SETTINGS | checks | "
-          "ceiling FILE SHOWN | tcp-capacity FILE SHOWN | tables SUMMARY DIR PROFILE EDNS", file=sys.stderr)
+          "ceiling FILE SHOWN | tcp-capacity FILE SHOWN | tables SUMMARY DIR PROFILE EDNS | "
+          "dnskey TCP UDP4096 UDP1232 MANIFEST | probes DIR VARIANT PREDICTED | cell ANSWERS TRACE MANIFEST NAME=VALUE...",
+          file=sys.stderr)
     return 2
 
 

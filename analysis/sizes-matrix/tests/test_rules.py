@@ -361,3 +361,74 @@ def test_control_a_dnskey_answer_without_its_keys_is_an_error(cells, ceiling):
     s = rules.matrix_summary(cells, LINKS, ceiling)
     with pytest.raises(ValueError, match="lists no keys"):
         rules.dnskey_csv(s)
+
+
+# ------------------------------------------------------------ one cell's records
+
+DIG = """; <<>> DiG 9.18 <<>> +dnssec +norec +tcp @198.18.0.53 . DNSKEY
+;; ->>HEADER<<- opcode: QUERY, status: NOERROR, id: 10165
+;; flags: qr aa%s; QUERY: 1, ANSWER: 3, AUTHORITY: 0, ADDITIONAL: 1
+
+;; ANSWER SECTION:
+.\t\t\t172800\tIN\tDNSKEY\t256 3 8 AwEAAZ
+.\t\t\t172800\tIN\tDNSKEY\t257 3 8 AwEAAb
+.\t\t\t172800\tIN\tRRSIG\tDNSKEY 8 0 172800 20271202070000 20261202070000 38791 . Pyjk
+
+;; Query time: 0 msec
+;; MSG SIZE  rcvd: %d
+"""
+
+
+def test_the_dnskey_record_from_digs_answers():
+    """Sizes from dig's MSG SIZE, the root's keys and signatures counted,
+    TC read from the flags; control: the untruncated answer is not TC."""
+    man = {"zones": {"root": {"dnskeys": [{"role": "zsk", "keytag": 1, "algorithm": 8, "bits": 2048, "signs": "zone",
+                                           "other": 0}]}}}
+    k = rules.dnskey_record(DIG % ("", 864), DIG % ("", 864), DIG % (" tc", 52), man)
+    assert (k["bytes"], k["dnskeys"], k["rrsigs"]) == (864, 2, 1)
+    assert (k["udp_4096"], k["udp_1232"]) == ({"bytes": 864, "tc": False}, {"bytes": 52, "tc": True})
+    assert k["keys"] == [{"role": "zsk", "keytag": 1, "algorithm": 8, "bits": 2048, "signs": "zone"}]
+
+
+def test_control_an_answer_without_its_size_is_an_error():
+    with pytest.raises(ValueError, match="no message size"):
+        rules.msg_size(";; flags: qr aa; QUERY: 1, ANSWER: 0, AUTHORITY: 0, ADDITIONAL: 0\n")
+
+
+def test_the_probes_record_names_each_answer_and_the_prediction():
+    outs = {n: DIG % ("", 800 + i) for i, (n, _) in enumerate(rules.ROADMAP_QUERIES)}
+    p = rules.probes_record(outs, "v", 801)
+    assert [p[n]["bytes"] for n, _ in rules.ROADMAP_QUERIES] == [800, 801, 802, 803]
+    assert (p["priming"]["query"], p["priming"]["file"], p["priming"]["rcode"]) == (". NS", "probes/v/priming.txt", "NOERROR")
+    assert (p["dnskey"]["answer"], p["dnskey"]["rrsigs"], p["dnskey"]["predicted_bytes"]) == (3, 1, 801)
+
+
+def cell_input(**kw):
+    m = {"cell": "root:root-2016:512", "key": "root_root-2016_512", "zone_state": "root", "zone_variant": "v",
+         "profile": "root-2016", "edns": "512", "tracegen": "-p root-2016", "queries_planned": 300, "sent": 300,
+         "pps": 4000, "answers": 300, "bytes_in": 25170, "bytes_out": 108510, "seconds": 3, "dnskey": None,
+         "probes": None, "flags": [], "trace_dir": "/r/traces/root-2016-512-300-2016"}
+    m.update(kw)
+    return m
+
+
+ANSWERS = {"frames": 300, "responses": 300, "tc_responses": 149, "rcodes": {"NOERROR": 300},
+           "sizes": {"response_dns": {"mean": 320.04, "p50": 300, "max": 511}}}
+TRACE = {"queries": 300, "frames": 300, "query_edns": {"do1": 216, "no_opt": 30}}
+
+
+def test_the_cell_record_per_query():
+    r = rules.cell_record(cell_input(), ANSWERS, TRACE, {"ksk_bits": 2048})
+    assert (r["bytes_per_query_in"], r["bytes_per_query_out"], r["trace_do_share"]) == (83.9, 361.7, 0.72)
+    assert r["answer_bytes"] == {"mean": 320, "median": 300, "p90": None, "p99": None, "max": 511}
+    assert r["files"] == {"answers_stats": "root_root-2016_512/answers.json",
+                          "trace": "traces/root-2016-512-300-2016/trace.pcap"}
+    assert r["flags"] == []
+    assert rules.progress_line(r) == "root:root-2016:512: out 361.7 B/q, in 83.9 B/q, TC 149/300, answered 300/300"
+
+
+def test_control_a_capture_short_of_answers_is_flagged():
+    r = rules.cell_record(cell_input(flags=["sent 299 of 300 queries"]), dict(ANSWERS, responses=298), TRACE, {})
+    assert r["flags"] == ["sent 299 of 300 queries", "the Listener capture holds 298 answers for 300 queries"]
+    assert rules.progress_line(r).endswith("; FLAGGED: sent 299 of 300 queries; the Listener capture holds 298 "
+                                           "answers for 300 queries")
