@@ -46,10 +46,22 @@ if __name__ == "__main__":
     # run by path (-I -S): the package rootbench two folders up
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 
-from rootbench.experiment import sibling  # noqa: E402
+import importlib.util  # noqa: E402
+
 from rootbench.jqtext import json_pretty, to_json, to_text, truthy  # noqa: E402
 
-roadmap = sibling(__file__, "roadmap")
+
+def _beside(name):
+    """The module NAME.py beside this file (as rootbench.experiment.sibling
+    loads it, without that module's imports: the run calls this file often)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    spec = importlib.util.spec_from_file_location("sizes_matrix_" + name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+roadmap = _beside("roadmap")
 jround, alt, get, SchemaError = roadmap.jround, roadmap.alt, roadmap.get, roadmap.SchemaError
 
 SCHEMA = "rootbench.sizes-matrix/1"
