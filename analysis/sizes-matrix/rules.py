@@ -13,27 +13,10 @@ unshaped UDP ceiling; qps None = not measured).
 
 Every number is written as jq wrote it (rootbench.jqtext), the tables and
 the derived values byte for byte as the jq programs they replace printed
-them. The run (bash) calls it by path:
+them. experiment.py (the run) and the pytest (tests/test_rules.py) call
+these functions; by path, for a live test's negative controls:
 
-  rules.py roadmap-plan                  three lines: the roadmap's states,
-                                         the states only it measures, its profiles
-  rules.py roadmap-queries               the roadmap's queries, NAME|QNAME QTYPE a line
-  rules.py derive CELLS.jsonl LINKS CEILING TCP SETTINGS
-                                         {cells, checks, roadmap} (JSON) of the
-                                         measured cells (LINKS... as JSON text)
   rules.py checks                        the checks of the derived cells on stdin
-  rules.py ceiling FILE SHOWN            the server's UDP ceiling from a
-                                         udp-unshaped summary FILE (SHOWN: its
-                                         name in the summary); FILE missing: not measured
-  rules.py tcp-capacity FILE SHOWN       the TCP capacity per CPU from a tcp summary
-  rules.py tables SUMMARY DIR PROFILE EDNS   the tables of a matrix summary into
-                                         DIR (the baseline profile and buffer)
-  rules.py dnskey TCP UDP4096 UDP1232 MANIFEST   the DNSKEY answer's record from
-                                         dig's three outputs (files)
-  rules.py probes DIR VARIANT PREDICTED  the roadmap answers' record from dig's
-                                         outputs DIR/<answer>.txt
-  rules.py cell ANSWERS TRACE MANIFEST NAME=VALUE...   one cell's record (its
-                                         progress line on stderr); flag=TEXT repeats
 """
 
 import json
@@ -51,17 +34,19 @@ import importlib.util  # noqa: E402
 from rootbench.jqtext import json_pretty, to_json, to_text, truthy  # noqa: E402
 
 
-def _beside(name):
-    """The module NAME.py beside this file (as rootbench.experiment.sibling
-    loads it, without that module's imports: the run calls this file often)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
-    spec = importlib.util.spec_from_file_location("sizes_matrix_" + name, path)
+def _load(name, *path):
+    """The module at path (from this folder), as rootbench.experiment's
+    load_path loads it, without that module's imports: a live test calls
+    this file by path."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(os.path.abspath(__file__)), *path))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
 
 
-roadmap = _beside("roadmap")
+roadmap = _load("sizes_matrix_roadmap", "roadmap.py")
+# a UDP summary is read through its producer's accessors, which check its schema
+udp = _load("udp_accessors", "..", "..", "udpreplay", "udp", "accessors.py")
 jround, alt, get, SchemaError = roadmap.jround, roadmap.alt, roadmap.get, roadmap.SchemaError
 
 SCHEMA = "rootbench.sizes-matrix/1"
@@ -77,11 +62,6 @@ FRAME_OVERHEAD_BYTES = 24
 ROLL_DNSKEY_MIN_BYTES = 1400      # the KSK-roll DNSKEY answer is at least this
 STEADY_DNSKEY_MAX_BYTES = 1000    # the steady-state one is below this
 ALMOST_NONE_TC_SHARE = 0.01       # "almost none" truncated at 4096
-
-# The UDP experiment's summary, as its accessors (udpreplay/udp/rules.jq)
-# read it: a consumer older than the summary stops, naming the schema.
-UDP_SCHEMA = "rootbench.udp/1"
-
 
 def r1(x):
     return jround(x * 10) / 10
@@ -257,18 +237,6 @@ def derived(cells, links, ceiling, tcp, settings):
 
 # ------------------------------------------------------------ the server's ceiling
 
-def udp_checked(s):
-    if isinstance(s, dict) and s.get("schema") == UDP_SCHEMA:
-        return s
-    found = alt(s.get("schema"), "none") if isinstance(s, dict) else "none: not a summary"
-    raise SchemaError("a UDP summary of schema %s (udpreplay/udp/rules.jq) was expected; this one's schema is %s: "
-                      "read it with the rules of its version" % (UDP_SCHEMA, to_text(found)))
-
-
-def udp_field(s, name):
-    return alt(udp_checked(s).get(name))
-
-
 def server_ceiling(s, shown):
     """The server's unshaped UDP ceiling from the udp-unshaped summary s,
     as the matrix records it: qps None ("not measured") when that
@@ -276,9 +244,9 @@ def server_ceiling(s, shown):
     server CPU budget (the budget's ceiling, not the instance's). shown:
     the file as the summary names it. Never a number of our own."""
     st = alt(s.get("status")) if isinstance(s, dict) else None
-    q = udp_field(s, "ceiling_qps")
-    tb = udp_field(s, "testbed")
-    v = udp_field(s, "verdict")
+    q = udp.udp_ceiling_qps(s)
+    tb = udp.udp_testbed(s)
+    v = udp.udp_verdict(s)
     budget = alt(get(tb, "server", "cpu_budget", "budget"))
     if budget is not None and st == "ok" and q is not None:
         return {"qps": None, "budgeted_qps": q, "budget": budget,
@@ -288,7 +256,7 @@ def server_ceiling(s, shown):
     if st != "ok":
         status = "not measured (udp-unshaped %s)" % to_text(st)
     elif q is None:
-        status = "not measured (udp-unshaped found no ceiling: %s)" % to_text(alt(udp_field(s, "ceiling"), "?"))
+        status = "not measured (udp-unshaped found no ceiling: %s)" % to_text(alt(udp.udp_ceiling_text(s), "?"))
     else:
         status = "measured"
     caused = alt(get(v, "caused_by"))
@@ -297,8 +265,8 @@ def server_ceiling(s, shown):
         d = alt(get(tb, "zones", "dir"))
         zone = d.split("/")[-1] if truthy(d) else None
     return {"qps": q if st == "ok" else None,
-            "low_qps": udp_field(s, "ceiling_low_qps") if st == "ok" else None,
-            "high_qps": udp_field(s, "ceiling_high_qps") if st == "ok" and q is not None else None,
+            "low_qps": udp.udp_ceiling_low_qps(s) if st == "ok" else None,
+            "high_qps": udp.udp_ceiling_high_qps(s) if st == "ok" and q is not None else None,
             "status": status,
             "caused_by": caused,
             "source": shown,
@@ -419,10 +387,6 @@ def cell_record(m, answers, trace, zone):
             "flags": flags, "seconds": m["seconds"],
             "files": {"answers_stats": "%s/answers.json" % m["key"],
                       "trace": "traces/" + m["trace_dir"].split("/")[-1] + "/trace.pcap"}}
-
-
-# the cell command's numbers (the rest are strings, dnskey and probes JSON)
-CELL_INTS = ("queries_planned", "sent", "pps", "answers", "bytes_in", "bytes_out", "seconds")
 
 
 def progress_line(rec):
@@ -567,99 +531,13 @@ def tables(s, bp, be):
     return {k: "\n".join(v) + "\n" for k, v in out.items()}
 
 
-# ------------------------------------------------------------ the run's calls
-
-def write_atomic(path, text):
-    """path replaced whole, so a reader never sees half a file."""
-    tmp = "%s.tmp.%d" % (path, os.getpid())
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise OSError("cannot write %s: %s" % (path, e.strerror or e)) from e
-
-
-def read_json(path):
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
-
+# ------------------------------------------------------------ by path
 
 def main(argv):
-    try:
-        if argv == ["roadmap-plan"]:
-            print(" ".join(ph["state"] for ph in roadmap.ROADMAP_PHASES))
-            print(" ".join(roadmap.roadmap_only_states()))
-            print(" ".join([roadmap.MIX_PROFILE, roadmap.DO_PROFILE]))
-            return 0
-        if len(argv) == 6 and argv[0] == "derive":
-            with open(argv[1], encoding="utf-8") as f:
-                cells = [json.loads(line) for line in f if line.strip()]
-            links, ceiling, tcp, settings = (json.loads(a) for a in argv[2:])
-            print(to_json(derived(cells, links, ceiling, tcp, settings)))
-            return 0
-        if argv == ["roadmap-queries"]:
-            for name, q in ROADMAP_QUERIES:
-                print("%s|%s" % (name, q))
-            return 0
-        if argv == ["checks"]:
-            print(json_pretty(matrix_checks(json.load(sys.stdin))))
-            return 0
-        if len(argv) == 3 and argv[0] == "ceiling":
-            if not os.path.isfile(argv[1]):
-                print(json_pretty(ceiling_not_measured(argv[1])))
-            else:
-                print(to_json(server_ceiling(read_json(argv[1]), argv[2])))
-            return 0
-        if len(argv) == 3 and argv[0] == "tcp-capacity":
-            if not os.path.isfile(argv[1]):
-                print(to_json(roadmap.tcp_capacity(None, None)))
-            else:
-                print(to_json(roadmap.tcp_capacity(read_json(argv[1]), argv[2])))
-            return 0
-        if len(argv) == 5 and argv[0] == "dnskey":
-            tcp, big, small = (open(a, encoding="utf-8").read() for a in argv[1:4])
-            print(to_json(dnskey_record(tcp, big, small, read_json(argv[4]))))
-            return 0
-        if len(argv) == 4 and argv[0] == "probes":
-            outs = {n: open(os.path.join(argv[1], n + ".txt"), encoding="utf-8").read() for n, _ in ROADMAP_QUERIES}
-            print(to_json(probes_record(outs, argv[2], json.loads(argv[3]))))
-            return 0
-        if len(argv) >= 4 and argv[0] == "cell":
-            m = {"flags": []}
-            for a in argv[4:]:
-                k, sep, v = a.partition("=")
-                if not sep:
-                    raise ValueError("cell: '%s' is not NAME=VALUE" % a)
-                if k == "flag":
-                    m["flags"].append(v)
-                elif k in CELL_INTS:
-                    m[k] = int(v)
-                elif k in ("dnskey", "probes"):
-                    m[k] = json.loads(v)
-                else:
-                    m[k] = v
-            rec = cell_record(m, read_json(argv[1]), read_json(argv[2]), read_json(argv[3]))
-            print(to_json(rec))
-            print(progress_line(rec), file=sys.stderr)
-            return 0
-        if len(argv) == 5 and argv[0] == "tables":
-            s = read_json(argv[1])
-            for name, text in tables(s, argv[3], argv[4]).items():
-                write_atomic(os.path.join(argv[2], name), text)
-            return 0
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        # SchemaError is a ValueError: the schema named
-        print("sizes-matrix: error: %s" % e, file=sys.stderr)
-        return 1
-    print("usage: rules.py roadmap-plan | derive CELLS.jsonl LINKS CEILING TCP SETTINGS | checks | "
-          "ceiling FILE SHOWN | tcp-capacity FILE SHOWN | tables SUMMARY DIR PROFILE EDNS | "
-          "dnskey TCP UDP4096 UDP1232 MANIFEST | probes DIR VARIANT PREDICTED | cell ANSWERS TRACE MANIFEST NAME=VALUE...",
-          file=sys.stderr)
+    if argv == ["checks"]:
+        print(json_pretty(matrix_checks(json.load(sys.stdin))))
+        return 0
+    print("usage: rules.py checks (the checks of the derived cells on stdin)", file=sys.stderr)
     return 2
 
 
