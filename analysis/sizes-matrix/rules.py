@@ -51,17 +51,19 @@ import importlib.util  # noqa: E402
 from rootbench.jqtext import json_pretty, to_json, to_text, truthy  # noqa: E402
 
 
-def _beside(name):
-    """The module NAME.py beside this file (as rootbench.experiment.sibling
-    loads it, without that module's imports: the run calls this file often)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
-    spec = importlib.util.spec_from_file_location("sizes_matrix_" + name, path)
+def _load(name, *path):
+    """The module at path (from this folder), as rootbench.experiment's
+    load_path loads it, without that module's imports: the run calls this
+    file often."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(os.path.abspath(__file__)), *path))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
 
 
-roadmap = _beside("roadmap")
+roadmap = _load("sizes_matrix_roadmap", "roadmap.py")
+# a UDP summary is read through its producer's accessors, which check its schema
+udp = _load("udp_accessors", "..", "..", "udpreplay", "udp", "accessors.py")
 jround, alt, get, SchemaError = roadmap.jround, roadmap.alt, roadmap.get, roadmap.SchemaError
 
 SCHEMA = "rootbench.sizes-matrix/1"
@@ -77,11 +79,6 @@ FRAME_OVERHEAD_BYTES = 24
 ROLL_DNSKEY_MIN_BYTES = 1400      # the KSK-roll DNSKEY answer is at least this
 STEADY_DNSKEY_MAX_BYTES = 1000    # the steady-state one is below this
 ALMOST_NONE_TC_SHARE = 0.01       # "almost none" truncated at 4096
-
-# The UDP experiment's summary, as its accessors (udpreplay/udp/rules.jq)
-# read it: a consumer older than the summary stops, naming the schema.
-UDP_SCHEMA = "rootbench.udp/1"
-
 
 def r1(x):
     return jround(x * 10) / 10
@@ -257,18 +254,6 @@ def derived(cells, links, ceiling, tcp, settings):
 
 # ------------------------------------------------------------ the server's ceiling
 
-def udp_checked(s):
-    if isinstance(s, dict) and s.get("schema") == UDP_SCHEMA:
-        return s
-    found = alt(s.get("schema"), "none") if isinstance(s, dict) else "none: not a summary"
-    raise SchemaError("a UDP summary of schema %s (udpreplay/udp/rules.jq) was expected; this one's schema is %s: "
-                      "read it with the rules of its version" % (UDP_SCHEMA, to_text(found)))
-
-
-def udp_field(s, name):
-    return alt(udp_checked(s).get(name))
-
-
 def server_ceiling(s, shown):
     """The server's unshaped UDP ceiling from the udp-unshaped summary s,
     as the matrix records it: qps None ("not measured") when that
@@ -276,9 +261,9 @@ def server_ceiling(s, shown):
     server CPU budget (the budget's ceiling, not the instance's). shown:
     the file as the summary names it. Never a number of our own."""
     st = alt(s.get("status")) if isinstance(s, dict) else None
-    q = udp_field(s, "ceiling_qps")
-    tb = udp_field(s, "testbed")
-    v = udp_field(s, "verdict")
+    q = udp.udp_ceiling_qps(s)
+    tb = udp.udp_testbed(s)
+    v = udp.udp_verdict(s)
     budget = alt(get(tb, "server", "cpu_budget", "budget"))
     if budget is not None and st == "ok" and q is not None:
         return {"qps": None, "budgeted_qps": q, "budget": budget,
@@ -288,7 +273,7 @@ def server_ceiling(s, shown):
     if st != "ok":
         status = "not measured (udp-unshaped %s)" % to_text(st)
     elif q is None:
-        status = "not measured (udp-unshaped found no ceiling: %s)" % to_text(alt(udp_field(s, "ceiling"), "?"))
+        status = "not measured (udp-unshaped found no ceiling: %s)" % to_text(alt(udp.udp_ceiling_text(s), "?"))
     else:
         status = "measured"
     caused = alt(get(v, "caused_by"))
@@ -297,8 +282,8 @@ def server_ceiling(s, shown):
         d = alt(get(tb, "zones", "dir"))
         zone = d.split("/")[-1] if truthy(d) else None
     return {"qps": q if st == "ok" else None,
-            "low_qps": udp_field(s, "ceiling_low_qps") if st == "ok" else None,
-            "high_qps": udp_field(s, "ceiling_high_qps") if st == "ok" and q is not None else None,
+            "low_qps": udp.udp_ceiling_low_qps(s) if st == "ok" else None,
+            "high_qps": udp.udp_ceiling_high_qps(s) if st == "ok" and q is not None else None,
             "status": status,
             "caused_by": caused,
             "source": shown,
