@@ -13,9 +13,6 @@ capacity per CPU of the server, tcp_capacity); rate: the stated query rate
 The states, in the algorithm roll's order, then the control and the
 post-quantum size models: the run plans its cells from this list and the
 report's section (section.py) reads which states only the roadmap measures.
-section.jq, the report's former section (still read by the report's jq
-tests), reads the same list from roadmap.jq, which keeps only that list;
-tests/test_roadmap_states.py checks that the two agree.
 
 Every number comes out as jq wrote it (rootbench.jqtext prints them).
 """

@@ -146,7 +146,7 @@ def sizes_matrix_section(b, key, heading):
             "size, slowly enough that every query is answered. The switch's SNMP octet counters on the router's server-side port give bytes "
             "per query in and out; a capture of the answers gives the share truncated (TC=1: each such query comes back over TCP) and the "
             "answer sizes; dig gives the DNSKEY answer of each zone state, whole over TCP and whether it fits a UDP answer. The rules "
-            "(analysis/sizes-matrix/rules.jq) add the Ethernet overhead per frame to the SNMP bytes, divide each link speed by the result to "
+            "(analysis/sizes-matrix/rules.py) add the Ethernet overhead per frame to the SNMP bytes, divide each link speed by the result to "
             "get the query rate that fills the link, and compare it with the server's unshaped UDP ceiling from this run: the lower one is hit "
             "first; where the link's is lower, that rate is where the instance turns from query-bound to byte-bound. The paper ("
             + L.val(p, "paper.json", ["sizes", "section"]) + ") measured one signed zone with one traffic mix.</p></details>")
@@ -156,7 +156,7 @@ def sizes_matrix_section(b, key, heading):
 
 def roadmap_section(b, key):
     """The root's DNSSEC roadmap (the sizing matrix's roadmap states,
-    roadmap.jq): each state's answers against 1232 bytes, the TC shares they
+    roadmap.py): each state's answers against 1232 bytes, the TC shares they
     cause and the TCP they ask for. Empty when the matrix measured no
     roadmap state."""
     e = b["exps"][key]

@@ -1,7 +1,7 @@
 """Under attack: its section of the report and its Findings sentences,
 through the section interface at the end of this file (rootbench.report's
 sections). Every value is tagged for analysis/report-check. It reads the
-summary (scripts/attack/rules.jq's attack_judged) only."""
+summary (scripts/attack/rules.py's attack_judged) only."""
 
 
 from rootbench.experiment import sibling
