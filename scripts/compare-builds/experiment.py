@@ -35,6 +35,7 @@ import time
 
 from rootbench.experiment import sibling
 from rootbench.lifecycle import RunError, utc_now, write_text
+from rootbench.testbed import Testbed
 
 rules = sibling(__file__, "rules")
 sides_rules = sibling(__file__, "sides")
@@ -89,8 +90,10 @@ def profile(ctx):
 
 
 def ctx_check(ctx, side):
+    """The testbed asked whether it can run the side (nothing touched)."""
+    tb = getattr(ctx, "testbed", None) or Testbed(ctx.top, prog=NAME)
     try:
-        ctx.testbed.check_for(profile(ctx), sides_rules.testbed_settings(side))
+        tb.check_for(profile(ctx), sides_rules.testbed_settings(side))
     except RunError as e:
         raise RunError("%s=%s: %s" % (side["label"], side["spec"], e)) from e
 

@@ -231,14 +231,19 @@ def cpu_usec(cpu_stat_text):
     raise ValueError("cpu.stat has no usage_usec")
 
 
+# The daemons' counters of answers by code, as server-stats names them:
+# NSD's num.rcode.*, BIND's statistics channel's rcodes (rcode.*), Knot's
+# mod-stats response-code[*].
+ANSWER_CODE_PREFIXES = ("num.rcode.", "rcode.", "mod-stats.response-code[")
+
+
 def answered(stats):
     """Answers a server counted, from its server-stats entry: the sum of
-    its answer codes (NSD's num.rcode.*, Knot's and BIND's as
-    server-stats names them), else its queries when it counts no codes."""
+    its answer codes, else its queries when it counts no codes."""
     if not stats:
         return 0
     c = stats.get("counters") or {}
-    codes = [v for k, v in c.items() if k.startswith("num.rcode.")]
+    codes = [v for k, v in c.items() if k.startswith(ANSWER_CODE_PREFIXES)]
     if codes:
         return int(sum(codes))
     return int(stats.get("queries") or 0)
