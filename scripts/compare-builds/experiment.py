@@ -73,9 +73,9 @@ def parse_args(ctx, args):
         raise RunError("instr-udp needs valgrind (make deps installs it)")
     if not shutil.which("dnsperf"):
         raise RunError("compare-builds needs dnsperf (make deps installs it)")
-    queries = os.path.join(ctx.top, "udpreplay", "build", "trace.queries")
+    queries = s["COMPARE_TRACE"] or os.path.join(ctx.top, "udpreplay", "build", "trace.queries")
     if not os.path.isfile(queries):
-        raise RunError("no query trace %s: run make trace" % os.path.relpath(queries, ctx.top))
+        raise RunError("no query list %s: run make trace (or COMPARE_TRACE=FILE)" % queries)
     if os.geteuid() != 0:
         raise RunError("compare-builds runs the testbed: run it as root")
     # the releases asked of the testbed now (a built side once it is built)
