@@ -106,6 +106,8 @@ tb_check_own_build() {
     [[ $SERVER_PREFIX == /* ]] || die "SERVER_PREFIX=$SERVER_PREFIX: an absolute path (the prefix your build was installed into, holding sbin/$(basename "$(srv "$SERVER" program)"))"
     [ "$SERVER" != nsd ] || [ "$NSD_BUILD" = debian ] \
         || die "NSD_BUILD=$NSD_BUILD and SERVER_PREFIX=$SERVER_PREFIX: one NSD build at a time (SERVER_PREFIX runs yours)"
+    local prog; prog=$(srv "$SERVER" program)
+    [ -x "$prog" ] || die "SERVER_PREFIX=$SERVER_PREFIX: no daemon $prog (SERVER=$SERVER: the prefix your build was installed into)"
 }
 
 # tb_check_server_build: which NSD build goes with which release (both
