@@ -19,7 +19,7 @@ settings, each side measuring:
                     own address and a port of its own: two runs of
                     COMPARE_CG_QUERIES queries at COMPARE_CG_RATE, the
                     difference of their totals over the difference of
-                    their queries (NSD; Knot and BIND: not yet)
+                    their queries (NSD and Knot DNS; BIND: not yet)
 Per measure: each pair's ratio B/A, their geometric mean and 95 %
 confidence interval (rules.py), a verdict in words.
 
@@ -30,6 +30,7 @@ prefix each built side ran as), table.txt (what the terminal shows).
 
 import os
 import shutil
+import signal
 import subprocess
 import time
 
@@ -47,6 +48,7 @@ ON_SIGNAL = "flag"
 
 MEASURE_KEYS = {"cpu-udp": "cpu_udp", "cpu-tcp": "cpu_tcp", "instr-udp": "instr_udp"}
 CG_PORT = 5300
+CALLGRIND_KINDS = ("nsd", "knot")
 SERVER_ROLES = ("server1", "server2")
 
 
@@ -66,8 +68,8 @@ def parse_args(ctx, args):
     measures = ctx.words("COMPARE_MEASURES")
     if not measures:
         raise RunError("COMPARE_MEASURES is empty: name one of cpu-udp, cpu-tcp, instr-udp")
-    if "instr-udp" in measures and a["kind"] != "nsd":
-        raise RunError("COMPARE_MEASURES=%s: instr-udp is measured for NSD only so far (the sides are %s's): COMPARE_MEASURES=cpu-udp" % (
+    if "instr-udp" in measures and a["kind"] not in CALLGRIND_KINDS:
+        raise RunError("COMPARE_MEASURES=%s: instr-udp is measured for NSD and Knot DNS only so far (the sides are %s's): COMPARE_MEASURES=cpu-udp" % (
             s["COMPARE_MEASURES"], sides_rules.KIND_NAMES[a["kind"]]))
     if "instr-udp" in measures and not shutil.which("valgrind"):
         raise RunError("instr-udp needs valgrind (make deps installs it)")
@@ -171,21 +173,32 @@ def measure_cpu(ctx, mode, qfile, cgroot):
     return rules.per_query(cpu, n), n, cpu, completed(out)
 
 
-def nsd_callgrind_conf(conf_text, state_dir, work, addr):
-    """server1's NSD configuration for a daemon of its own under callgrind:
+def callgrind_conf(kind, conf_text, state_dir, work, addr):
+    """server1's configuration for a daemon of its own under callgrind:
     server1's own address only, port CG_PORT, its state in work, no
-    control socket (the testbed's daemon keeps running beside it)."""
+    control socket where it can go (the testbed's daemon keeps running
+    beside it on port 53)."""
     out = []
     for line in conf_text.splitlines():
         s = line.strip()
-        if s.startswith("ip-address:") and s.split()[1] != addr:
-            continue
-        if s == "port: 53":
-            line = line.replace("53", str(CG_PORT))
-        if s == "control-enable: yes":
-            line = line.replace("yes", "no")
+        if kind == "nsd":
+            if s.startswith("ip-address:") and s.split()[1] != addr:
+                continue
+            if s == "port: 53":
+                line = line.replace("53", str(CG_PORT))
+            if s == "control-enable: yes":
+                line = line.replace("yes", "no")
+        elif kind == "knot" and s.startswith("listen: ["):
+            line = line[:line.index("listen:")] + "listen: [ %s@%d ]" % (addr, CG_PORT)
         out.append(line.replace(state_dir, work))
     return "\n".join(out) + "\n"
+
+
+def callgrind_daemon_argv(kind, daemon, conf):
+    """The daemon in the foreground (valgrind waits for it), with conf."""
+    if kind == "nsd":
+        return [daemon, "-d", "-c", conf]
+    return [daemon, "-c", conf]
 
 
 def callgrind_run(ctx, side, n, work, qfile, addr):
@@ -193,9 +206,12 @@ def callgrind_run(ctx, side, n, work, qfile, addr):
     for f in os.listdir(work):
         if f.startswith("cg.") or f == "server.pid":
             os.unlink(os.path.join(work, f))
-    daemon = os.path.join(side["prefix"], "sbin", "nsd") if side["type"] != "release" else ctx.daemon_of[side["label"]]
+    kind = side["kind"]
+    daemon = (os.path.join(side["prefix"], "sbin", sides_rules.DAEMONS[kind]) if side["type"] != "release"
+              else ctx.daemon_of[side["label"]])
     argv = ctx.testbed.argv("exec", "server1", "--", "valgrind", "--tool=callgrind", "--trace-children=yes",
-                            "--callgrind-out-file=%s/cg.%%p" % work, daemon, "-d", "-c", os.path.join(work, "nsd.conf"))
+                            "--callgrind-out-file=%s/cg.%%p" % work,
+                            *callgrind_daemon_argv(kind, daemon, os.path.join(work, "server.conf")))
     log = open(os.path.join(work, "valgrind.log"), "w", encoding="utf-8")
     proc = ctx.run.spawn(argv, stdout=log, stderr=subprocess.STDOUT, env=ctx.testbed.env, group=True)
     try:
@@ -216,9 +232,12 @@ def callgrind_run(ctx, side, n, work, qfile, addr):
     finally:
         try:
             with open(os.path.join(work, "server.pid"), encoding="utf-8") as f:
-                os.kill(int(f.read().strip()), 15)
+                os.kill(int(f.read().strip()), signal.SIGTERM)
         except (OSError, ValueError):
-            proc.terminate()
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+            except OSError:
+                pass
         try:
             proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
@@ -241,7 +260,8 @@ def measure_instr(ctx, side, qfile, work):
     state = os.path.join(ctx.tb_state, "server1")
     with open(os.path.join(state, "server.conf"), encoding="utf-8") as f:
         conf = f.read()
-    write_text(os.path.join(work, "nsd.conf"), nsd_callgrind_conf(conf, state, work, ctx.server1_addr))
+    os.makedirs(os.path.join(work, "db"), exist_ok=True)
+    write_text(os.path.join(work, "server.conf"), callgrind_conf(side["kind"], conf, state, work, ctx.server1_addr))
     short, long_ = ctx.options["cg"]
     t_s, n_s = callgrind_run(ctx, side, short, work, qfile, ctx.server1_addr)
     t_l, n_l = callgrind_run(ctx, side, long_, work, qfile, ctx.server1_addr)
