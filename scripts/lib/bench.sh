@@ -1,5 +1,5 @@
-# bench.sh: what the testbed benchmarks (analysis/sizes/capture-limit,
-# udpreplay/smoothness, peer-bench, budget-validation/run) share: a results
+# bench.sh: what the testbed benchmarks in bash (udpreplay/smoothness,
+# peer-bench, budget-validation/run) share: a results
 # directory of their own and an end that always brings their testbed down.
 #
 #   bench_start NAME [CLEANUP_FN]   BENCH_OUT=$RB_RESULTS/NAME-<UTC stamp>,

@@ -1,8 +1,8 @@
-# replay.sh: what the slow-replay experiments (analysis/sizes/run,
-# analysis/sizes-matrix/run) share: the check that the service serves the
+# replay.sh: what a slow-replay experiment in bash (scripts/attack/run;
+# analysis/sizes/run and analysis/sizes-matrix/run are Python) uses: the check that the service serves the
 # zone variant asked for, the Listener's answer counter, the switch's SNMP
 # octets of router-s, stopping a background replay and the captures, and
-# the table of answer sizes; and the libraries both use, sourced here once.
+# the table of answer sizes; and the libraries it uses, sourced here once.
 # Callers set TESTBED (scripts/testbed) and REPLAY_PID; everything goes
 # through the testbed's command line. Source after common.sh.
 
@@ -65,17 +65,12 @@ stop_replay() {
 # answer_size_table OUT KEYS FILE...: OUT, the CSV of answer sizes (DNS
 # message length): a column per key of KEYS (space separated) from its
 # dnsstat answers.json (the FILEs, in that order), the share of its
-# answers in each bin; with no key, the header only.
+# answers in each bin; with no key, the header only. The rule is the sizes
+# experiment's (analysis/sizes/rules.py reply_sizes), written once.
 answer_size_table() {
     local out=$1 keys=$2; shift 2
     [ $# -gt 0 ] || { echo "# size_lo" | results_write "$out"; return 0; }
-    jq -s -r --arg keys "$keys" '
-        ($keys | split(" ")) as $ks
-        | [.[] | .sizes.response_dns as $s | ($s.bins | map({key: (.[0] | tostring), value: (.[1] / $s.n)}) | from_entries)] as $h
-        | ([$h[] | keys[] | tonumber] | unique) as $los
-        | "# size_lo," + ($ks | join(",")),
-          ($los[] as $lo | [$lo] + [$h[] | ((.[$lo | tostring] // 0) * 1000000 | round / 1000000)] | map(tostring) | join(","))' \
-        "$@" | results_write "$out"
+    /usr/bin/python3 -I -S "$RB_TOP/analysis/sizes/rules.py" reply-sizes "$keys" "$@" | results_write "$out"
 }
 
 # replay_stop: what runs in the background of a slow replay stopped (the

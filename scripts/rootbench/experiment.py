@@ -14,6 +14,8 @@ The module declares:
   SCHEMA = "rootbench.NAME/1"   its summary's schema (required)
   NAME = "..."                  results folder and messages (default: the
                                 registry entry's command or name)
+  PROG = "..."                  the messages' name when it is not NAME's
+                                (lb-verify writes <run>/lb)
   FAMILY = True                 it measures per address family: FAMILY=4|6|both
                                 read (both: run once per family)
   ON_SIGNAL = "flag"            stop at its points (ctx.check()) rather than
@@ -25,6 +27,8 @@ The module declares:
                                 settings take (the first that has one)
   def parse_args(ctx, args): -> value   its command-line arguments, as
                                 ctx.options (without it, any argument is refused)
+  BAD_SETTINGS_SUMMARY = True   a run (no argument) refused for its settings
+                                writes the failed status summary saying why
 The module's docstring is its --help text, the settings' lines after it.
 """
 
@@ -36,7 +40,8 @@ if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from rootbench import settings as settings_rules  # noqa: E402
-from rootbench.lifecycle import Interrupted, Run, RunError, experiment_dir, project_top  # noqa: E402
+from rootbench.lifecycle import (Interrupted, Run, RunError, experiment_dir, project_top,  # noqa: E402
+                                 status_summary, write_json)
 from rootbench.testbed import Family, Testbed, family_both, family_parse, read_registry  # noqa: E402
 
 
@@ -44,6 +49,7 @@ class Context:
     """What run(ctx) is given.
 
     name      the experiment's name (NAME)     top     the project's top
+    prog      the name its messages start with (PROG, default NAME)
     folder    the experiment's folder          args    the command-line arguments
     settings  {NAME: value string} of its table, resolved (one name per knob)
     given     the table's names the user set (NAME=VALUE strings)
@@ -60,10 +66,10 @@ class Context:
 
     def log(self, msg):
         """PROG: MSG on stderr (log of common.sh)."""
-        print("%s: %s" % (self.name, msg), file=sys.stderr, flush=True)
+        print("%s: %s" % (self.prog, msg), file=sys.stderr, flush=True)
 
     def warn(self, msg):
-        print("%s: warning: %s" % (self.name, msg), file=sys.stderr, flush=True)
+        print("%s: warning: %s" % (self.prog, msg), file=sys.stderr, flush=True)
 
     def die(self, msg):
         """Stop the run, failed, with MSG in its summary (die of common.sh)."""
@@ -177,19 +183,29 @@ def settings_warn(msg):
     print("%s: warning: %s" % (os.environ.get("RB_PROG", "experiment"), msg), file=sys.stderr, flush=True)
 
 
+def settings_refused(mod, name, error):
+    """A run refused for its settings leaves the failed status summary
+    saying why (BAD_SETTINGS_SUMMARY: under a shared run, make bench,
+    the experiment's place then says failed, never a stale ok)."""
+    fam = os.environ.get("FAMILY", "")
+    suffix = "-v6" if fam in ("6", "ipv6", "v6") else ""
+    d = experiment_dir(name + suffix, os.environ)
+    write_json(os.path.join(d, "summary.json"), status_summary(d, mod.SCHEMA, "failed", error))
+
+
 def run_family(mod, ctx_base, family, env):
     """One run of the module in one family (None: no family); its exit status."""
     name = ctx_base["name"]
     fam = Family(family) if family else None
     d = experiment_dir(name + (fam.suffix if fam else ""), env, ctx_base["top"])
-    testbed = Testbed(ctx_base["top"], prog=name)
+    testbed = Testbed(ctx_base["top"], prog=ctx_base["prog"])
     ctx = Context(family=fam, dir=d, testbed=testbed, **ctx_base)
     summary = None
     if hasattr(mod, "summary"):
         def summary(status, error):
             return mod.summary(ctx, status, error)
     try:
-        with Run(d, schema=mod.SCHEMA, prog=name, summary=summary, testbed=testbed,
+        with Run(d, schema=mod.SCHEMA, prog=ctx_base["prog"], summary=summary, testbed=testbed,
                  on_signal=getattr(mod, "ON_SIGNAL", "raise")) as run:
             ctx.run = run
             mod.run(ctx)
@@ -218,19 +234,24 @@ def main(argv):
         registry = read_registry(top)
         entries = registry_entries(registry, top, folder)
         name = getattr(mod, "NAME", None) or (entries and (entries[0].get("command") or entries[0]["name"])) or prog
-        prog = name
-        os.environ["RB_PROG"] = name
+        prog = getattr(mod, "PROG", None) or name
+        os.environ["RB_PROG"] = prog
         if args[:1] in (["-h"], ["--help"]):
             print(help_text(mod, table_path, top))
             return 0
         variants = list(getattr(mod, "VARIANTS", []))
         if os.path.isfile(table_path):
-            table, values, given, scale = resolve(table_path, os.environ, registry_file, variants)
+            try:
+                table, values, given, scale = resolve(table_path, os.environ, registry_file, variants)
+            except RunError as e:
+                if getattr(mod, "BAD_SETTINGS_SUMMARY", False) and not args:
+                    settings_refused(mod, name, str(e))
+                raise
         else:
             table, values, given = {"settings": []}, {}, []
             scale = settings_rules.canonical_scale(registry, os.environ.get("SCALE", ""))
             os.environ["SCALE"] = scale
-        ctx_base = dict(name=name, folder=folder, top=top, args=args, settings=values, given=given,
+        ctx_base = dict(name=name, prog=prog, folder=folder, top=top, args=args, settings=values, given=given,
                         scale=scale, registry=entries, table=table, options=None)
         if hasattr(mod, "parse_args"):
             ctx_base["options"] = mod.parse_args(Context(**ctx_base), args)
@@ -242,7 +263,7 @@ def main(argv):
         os.environ["FAMILY"] = fam
         if fam != "both":
             return run_family(mod, ctx_base, fam, os.environ)
-        print("%s: FAMILY=both: IPv4, then IPv6" % name, file=sys.stderr, flush=True)
+        print("%s: FAMILY=both: IPv4, then IPv6" % prog, file=sys.stderr, flush=True)
 
         def once(f):
             os.environ["FAMILY"] = f
