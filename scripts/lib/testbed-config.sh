@@ -85,8 +85,9 @@ tb_validate_config() {
     tb_check_cpu_budget
     [ "$SERVER_TLS" = no ] || srv "$SERVER" tls_check
     [ "$SERVER_QUIC" = no ] || srv "$SERVER" quic_check
-    [ -z "${SERVER_PREFIX:-}" ] && [ -z "${SERVER_CONF:-}" ] \
-        || die "SERVER_PREFIX and SERVER_CONF are a lab's settings (the operator's own build and configuration on its server hosts: BACKEND=lab, docs/real-lab.md); the namespace testbed runs the releases of scripts/servers/releases.json"
+    [ -z "${SERVER_CONF:-}" ] \
+        || die "SERVER_CONF is a lab's setting (the operator's own configuration on its server hosts: BACKEND=lab, docs/real-lab.md); the namespace testbed renders its own"
+    tb_check_own_build
     tb_check_server_build
     [ "$SERVER_XDP" = no ] || tb_xdp_check
     srv "$SERVER" backlog_check "$SERVER_BACKLOG"
@@ -94,6 +95,19 @@ tb_validate_config() {
     local prog; prog=$(srv "$SERVER" program)
     [ -x "$prog" ] || die "missing $prog (SERVER=$SERVER, Debian package $(srv "$SERVER" packages)): run make deps"
     TB_ZONEDIR=$(tb_zone_dir)
+}
+
+# tb_check_own_build: SERVER_PREFIX, a build of SERVER on this machine
+# (make compare-builds gives one per side, docs/compare-builds.md): an
+# absolute prefix holding the daemon where make install puts it, run
+# instead of the release's package, never beside another NSD build.
+tb_check_own_build() {
+    [ -n "${SERVER_PREFIX:-}" ] || return 0
+    [[ $SERVER_PREFIX == /* ]] || die "SERVER_PREFIX=$SERVER_PREFIX: an absolute path (the prefix your build was installed into, holding sbin/$(basename "$(srv "$SERVER" program)"))"
+    [ "$SERVER" != nsd ] || [ "$NSD_BUILD" = debian ] \
+        || die "NSD_BUILD=$NSD_BUILD and SERVER_PREFIX=$SERVER_PREFIX: one NSD build at a time (SERVER_PREFIX runs yours)"
+    local prog; prog=$(srv "$SERVER" program)
+    [ -x "$prog" ] || die "SERVER_PREFIX=$SERVER_PREFIX: no daemon $prog (SERVER=$SERVER: the prefix your build was installed into)"
 }
 
 # tb_check_server_build: which NSD build goes with which release (both

@@ -9,7 +9,7 @@ tb_status_json() {
     # status 0.3 s, and experiments ask for it after every point.
     local role version backlogs_tsv="" procs_tsv release xdp_tsv=""
     # The release and version as the program says in server1's namespace.
-    release=$(release_status_json "$SERVER_RELEASE" "$SERVER" "$(tb_server_program)" "$(ns_of server1)" "$TB_STATE/server1/server.pid")
+    release=$(release_status_json "$(if [ -n "${SERVER_PREFIX:-}" ]; then echo own; else echo "$SERVER_RELEASE"; fi)" "$SERVER" "$(tb_server_program)" "$(ns_of server1)" "$TB_STATE/server1/server.pid")
     version=$(jq -r .version <<<"$release")
     for role in "${SERVER_ROLES[@]}"; do
         backlogs_tsv+=$(printf '%s\t%s' "$role" "$(tcp_listen_backlogs "$(ns_of "$role")" 53 2>/dev/null | awk '{ print $2 }' | sort -u | tr '\n' ' ')")$'\n'
