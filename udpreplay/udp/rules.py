@@ -207,12 +207,19 @@ def link_use(points, s, wire, high):
                      % (to_text(LINK_FULL_RATIO), to_text(LINK_QUEUE_FULL_MS)))}
 
 
+def suite_jq():
+    """The suite's jq, as scripts/lib/common.sh finds it: the one make deps
+    builds (scripts/jq/build/bin/jq, jq 1.7) when there, else PATH's."""
+    built = os.path.join(TOP, "scripts", "jq", "build", "bin", "jq")
+    return built if os.access(built, os.X_OK) else "jq"
+
+
 def _arrivals_jq(pieces):
     """scripts/lib/arrivals.jq's arrivals_merge of the pieces and its
     arrivals_cause_words, in one jq process: [merged, words]."""
     try:
         out = subprocess.run(
-            ["jq", "-c", "-L", os.path.join(TOP, "scripts", "lib"),
+            [suite_jq(), "-c", "-L", os.path.join(TOP, "scripts", "lib"),
              'include "arrivals"; arrivals_merge as $e | [$e, arrivals_cause_words($e)]'],
             input=to_json(pieces), capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError) as e:

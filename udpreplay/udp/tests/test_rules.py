@@ -342,7 +342,7 @@ def test_kxdpgun_counts_where_the_testbed_counted_tcpreplay_its_own():
 # ------------------------------------------------------------ the jq accessors agree
 
 def jq_accessor(program, summary_json):
-    return subprocess.run(["jq", "-r", "-L", TOP, 'import "udpreplay/udp/rules" as udp; ' + program],
+    return subprocess.run([rules.suite_jq(), "-r", "-L", TOP, 'import "udpreplay/udp/rules" as udp; ' + program],
                           input=summary_json, capture_output=True, text=True, cwd=TOP)
 
 
