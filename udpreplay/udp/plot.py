@@ -24,13 +24,17 @@ if __name__ == "__main__":
 from rootbench import settings as settings_rules  # noqa: E402
 from rootbench.jqtext import to_text  # noqa: E402
 from rootbench.lifecycle import RunError  # noqa: E402
+from rootbench.experiment import load_path  # noqa: E402
+
+points = load_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "points.py"))
 
 PROG = "udp-plot"
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 FORMATS = ("png", "svg", "pdf")
-# points.csv's columns the split reads (1-based, as udp.gp names them)
-COL_LB, COL_ACHIEVED, COL_GENLIM = 1, 3, 14
+# points.csv's columns the split reads (1-based, as udp.gp names them:
+# udpreplay/udp/points.py declares them)
+COL_LB, COL_ACHIEVED, COL_GENLIM = (points.COLUMN[c] for c in ("lb", "achieved_qps", "generator_limited"))
 LATENCY_TITLE = "How long does a client wait, as RSSAC047 measures it?"
 
 
