@@ -1,5 +1,6 @@
-# lifecycle.sh: one run's life, the same in every experiment and in the
-# bench: its results directory held against a second run, Ctrl-C told
+# lifecycle.sh: one run's life, the same in every bash experiment (the
+# Python ones and make bench: rootbench.lifecycle, which holds the same
+# lock): its results directory held against a second run, Ctrl-C told
 # from a failure, and a summary that says how the run ended, whatever
 # ended it, with what was measured kept.
 #

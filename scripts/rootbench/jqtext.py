@@ -73,6 +73,22 @@ def to_json(value):
     return "{" + ",".join(string_json(k) + ":" + to_json(v) for k, v in value.items()) + "}"
 
 
+def json_pretty(value, indent=""):
+    """JSON as `jq .` prints it: two spaces a level, keys in their order,
+    numbers as jq writes them, [] and {} when empty."""
+    inner = indent + "  "
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        return "{\n" + ",\n".join(inner + string_json(k) + ": " + json_pretty(v, inner)
+                                   for k, v in value.items()) + "\n" + indent + "}"
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        return "[\n" + ",\n".join(inner + json_pretty(v, inner) for v in value) + "\n" + indent + "]"
+    return to_json(value)
+
+
 def to_text(value):
     """jq's tostring, as string interpolation uses it: a string as it is,
     anything else as its JSON."""

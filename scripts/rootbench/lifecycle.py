@@ -40,7 +40,7 @@ import tempfile
 import time
 import traceback
 
-from rootbench.jqtext import number_text, string_json
+from rootbench.jqtext import json_pretty
 
 STATUSES = ("ok", "interrupted", "failed")
 LOCK_WAIT_S = 2.0       # flock -w 2 of run_lock
@@ -64,30 +64,6 @@ def utc_stamp(t=None):
 def utc_now():
     """The time as summaries record it (date -u +%FT%TZ)."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-
-
-def json_pretty(value, indent=""):
-    """JSON as `jq .` prints it: two spaces a level, keys in their order,
-    numbers as jq writes them, [] and {} when empty."""
-    inner = indent + "  "
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        return "{\n" + ",\n".join(inner + string_json(k) + ": " + json_pretty(v, inner)
-                                   for k, v in value.items()) + "\n" + indent + "}"
-    if isinstance(value, list):
-        if not value:
-            return "[]"
-        return "[\n" + ",\n".join(inner + json_pretty(v, inner) for v in value) + "\n" + indent + "]"
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, (int, float)):
-        return number_text(value)
-    return string_json(value)
 
 
 def disk_note(path):

@@ -182,6 +182,16 @@ class Testbed:
             raise RunError("refusing to write invalid JSON to testbed.json: %s" % e) from e
         run = run_dir(env, self.top)
         write_json(os.path.join(run, "testbed.json"), status)
+        self.record_zones(env)
+        return status
+
+    def record_zones(self, env=None):
+        """The manifests of the zone variants built in this tree
+        (zones/build/<variant>/variant.json) beside the results, as
+        <run>/zones/<variant>.json, so the report names serials and keys
+        even when the tree changes later (results_record_zones); nothing
+        when no variant is built."""
+        run = run_dir(env, self.top)
         for m in sorted(glob.glob(os.path.join(self.top, "zones", "build", "*", "variant.json"))):
             variant = os.path.basename(os.path.dirname(m))
             try:
@@ -192,7 +202,6 @@ class Testbed:
                 continue
             os.makedirs(os.path.join(run, "zones"), exist_ok=True)
             write_json(os.path.join(run, "zones", variant + ".json"), manifest)
-        return status
 
     def sampler(self, run, folder, *options, interval_ms=100):
         """The testbed sampler started in the background (exp_sampler_start):

@@ -12,6 +12,7 @@ alt is `//` (false and null alike); each is `.[]` (an object's values).
 import functools
 import json
 import math
+import re
 
 from rootbench import jqtext
 from rootbench.jqtext import truthy  # noqa: F401 (jq's if, for the rules)
@@ -56,9 +57,24 @@ def jround(x):
 
 
 def jfloor(x):
+    """jq's floor: a double (C's floor: floor(-0.0) and floor(0.5) are
+    -0 and 0, signs kept); index a list with int() of it."""
     if not is_number(x):
         raise JqError("%s number required" % type_name(x))
-    return math.floor(x) if math.isfinite(x) else x
+    if not math.isfinite(x):
+        return x
+    r = float(math.floor(x))
+    return math.copysign(0.0, x) if r == 0 else r
+
+
+def jceil(x):
+    """jq's ceil: a double (C's ceil: ceil(-0.5) is -0, printed "-0")."""
+    if not is_number(x):
+        raise JqError("%s number required" % type_name(x))
+    if not math.isfinite(x):
+        return x
+    r = float(math.ceil(x))
+    return math.copysign(0.0, x) if r == 0 else r
 
 
 _RANK = {"null": 0, "boolean": 1, "number": 3, "string": 4, "array": 5, "object": 6}
@@ -107,33 +123,50 @@ def unique(xs):
     return out
 
 
+_NUM = (int, float)   # exactly: bool is not a number in jq
+
+
 def lt(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a < b
     return compare(a, b) < 0
 
 
 def le(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a <= b
     return compare(a, b) <= 0
 
 
 def gt(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a > b
     return compare(a, b) > 0
 
 
 def ge(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a >= b
     return compare(a, b) >= 0
 
 
 def eq(a, b):
+    if type(a) in _NUM and type(b) in _NUM:
+        return a == b
     return compare(a, b) == 0
 
 
 def jmin(xs):
     """jq's min: null for none, the first of the least."""
+    if len(xs) == 2 and type(xs[0]) in _NUM and type(xs[1]) in _NUM:
+        return xs[1] if xs[1] < xs[0] else xs[0]
     return min_by(xs, lambda x: x)
 
 
 def jmax(xs):
     """jq's max: null for none, the last of the greatest."""
+    if len(xs) == 2 and type(xs[0]) in _NUM and type(xs[1]) in _NUM:
+        return xs[1] if xs[1] >= xs[0] else xs[0]
     return max_by(xs, lambda x: x)
 
 
@@ -157,6 +190,8 @@ def max_by(xs, f):
 
 def plus(a, b):
     """jq's a + b."""
+    if type(a) in _NUM and type(b) in _NUM:
+        return a + b
     if a is None:
         return b
     if b is None:
@@ -171,6 +206,8 @@ def plus(a, b):
 
 def minus(a, b):
     """jq's a - b (numbers; an array less the elements of another)."""
+    if type(a) in _NUM and type(b) in _NUM:
+        return a - b
     ta, tb = type_name(a), type_name(b)
     if ta == tb == "number":
         return a - b
@@ -180,13 +217,26 @@ def minus(a, b):
 
 
 def times(a, b):
+    """jq 1.7's a * b: numbers; a string times a number n >= 0 repeated
+    int(n) times ("" for 0 to 1, null for n < 0); objects merged deeply."""
     if is_number(a) and is_number(b):
         return a * b
+    if isinstance(a, str) and is_number(b) or is_number(a) and isinstance(b, str):
+        text, n = (a, b) if isinstance(a, str) else (b, a)
+        return None if n < 0 or math.isnan(n) else text * int(min(n, 2 ** 31 - 1))
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = times(out[k], v) if isinstance(out.get(k), dict) and isinstance(v, dict) else v
+        return out
     raise JqError("%s and %s cannot be multiplied" % (type_name(a), type_name(b)))
 
 
 def div(a, b):
-    """jq's a / b: numbers only, a zero divisor an error."""
+    """jq's a / b: numbers (a zero divisor an error); a string by a
+    string is split."""
+    if isinstance(a, str) and isinstance(b, str):
+        return jsplit(a, b)
     if is_number(a) and is_number(b):
         if b == 0:
             raise JqError("cannot be divided because the divisor is zero")
@@ -299,3 +349,106 @@ def to_entries(v):
         keys(v)   # jq's error for what has no keys
         raise JqError("Cannot index %s with \"key\"" % type_name(v))
     return [{"key": k, "value": x} for k, x in v.items()]
+
+
+def jslice(v, lo, hi):
+    """jq's .[lo:hi] of an array or string (null: null): negative indices
+    from the end, clamped, a fractional end rounded up."""
+    if v is None:
+        return None
+    if not isinstance(v, (list, str)):
+        raise JqError("Cannot index %s with object" % type_name(v))
+    n = len(v)
+    lo = 0 if lo is None else lo
+    hi = n if hi is None else hi
+    if not (is_number(lo) and is_number(hi)):
+        raise JqError("Start and end indices of an array slice must be numbers")
+    lo = lo + n if lo < 0 else lo
+    hi = hi + n if hi < 0 else hi
+    lo = min(max(lo, 0), n)
+    hi = min(max(hi, 0), n)
+    hi = max(hi, lo)
+    return v[int(lo):math.ceil(hi)]
+
+
+def jrange(lo, hi):
+    """jq's range(lo; hi): lo, lo + 1, ... while below hi."""
+    if not (is_number(lo) and is_number(hi)):
+        raise JqError("Range bounds must be numeric")
+    k = lo
+    while k < hi:
+        yield k
+        k += 1
+
+
+def _dtoi(n):
+    """jq 1.7's double -> intmax_t for %: clamped, 2^63 itself wrapping as
+    the C cast does on x86-64."""
+    if n < -2.0 ** 63:
+        return -2 ** 63
+    if n > 2.0 ** 63:
+        return 2 ** 63 - 1
+    if n == 2.0 ** 63:
+        return -2 ** 63
+    return int(n)
+
+
+def _cmod(x, y):
+    r = abs(x) % abs(y)
+    return -r if x < 0 else r
+
+
+def mod(a, b):
+    """jq 1.7's a % b: both truncated to 64-bit integers (clamped), C's
+    remainder (the dividend's sign), an integer: -7 % 2 is -1, -1e20 % 7
+    is -1 (the dividend clamped to -2^63). (jq folds a % of two literals
+    differently, at compile time; the rules' operands are data.)"""
+    if not (is_number(a) and is_number(b)):
+        raise JqError("%s and %s cannot be divided (remainder)" % (type_name(a), type_name(b)))
+    if math.isnan(a) or math.isnan(b):
+        return float("nan")
+    bi = _dtoi(b)
+    if bi == 0:
+        raise JqError("cannot be divided (remainder) because the divisor is zero")
+    return 0.0 if bi == -1 else float(_cmod(_dtoi(a), bi))
+
+
+def jsplit(s, sep):
+    """jq's split(sep) of a string: "" gives []."""
+    if not isinstance(s, str) or not isinstance(sep, str):
+        raise JqError("split input and separator must be strings")
+    return [] if s == "" else s.split(sep)
+
+
+def test(s, regex):
+    """jq's test(regex) for the plain patterns the rules use (Oniguruma's
+    Perl syntax reads them as Python's re does: $ also before a final
+    newline)."""
+    if not isinstance(s, str):
+        raise JqError("%s cannot be matched, as it is not a string" % type_name(s))
+    return re.search(regex, s) is not None
+
+
+def sort_by(xs, *fs):
+    """jq's sort_by(f; g; ...): stable, by [f, g, ...] in jq's order."""
+    if not isinstance(xs, list):
+        raise JqError("Cannot index %s with number" % type_name(xs))
+    return sorted(xs, key=lambda x: sort_key([f(x) for f in fs]))
+
+
+def group_by(xs, f):
+    """jq's group_by(f): sorted by f (stably), runs of equal f grouped."""
+    out, last = [], None
+    for x in sort_by(xs, f):
+        k = f(x)
+        if out and compare(k, last) == 0:
+            out[-1].append(x)
+        else:
+            out.append([x])
+        last = k
+    return out
+
+
+def unique_by(xs, f):
+    """jq's unique_by(f): the first of each group_by(f) group."""
+    return [g[0] for g in group_by(xs, f)]

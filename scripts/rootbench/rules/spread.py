@@ -14,7 +14,7 @@ def repeat_spread(values):
     k = jsort([v for v in each(values) if v is not None])
     if not k:
         return {"n": 0, "min": None, "median": None, "max": None, "spread_pct": None, "flagged": False}
-    m = k[jfloor(len(k) / 2)]
+    m = k[int(jfloor(len(k) / 2))]
     positive = gt(m, 0)
     return {"n": len(k), "values": k, "min": k[0], "median": m, "max": k[-1],
             "spread_pct": jround(div(times(minus(k[-1], k[0]), 1000), m)) / 10 if positive else None,

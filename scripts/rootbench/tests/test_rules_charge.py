@@ -8,10 +8,8 @@ import csv
 import functools
 import os
 
-import pytest
-
 from rootbench.rules import charge as C
-from rootbench.tests.jqagree import TOP, Case, check_names, python_text, run_jq
+from rootbench.tests.jqagree import TOP, Case, check_names, run_jq, assert_agree
 
 
 def shares(name):
@@ -69,9 +67,8 @@ def jq():
     return run_jq("charge", CASES)
 
 
-@pytest.mark.parametrize("case", CASES, ids=repr)
-def test_python_prints_what_the_jq_prints(case):
-    assert python_text(case) == jq()[case.name]
+def test_python_prints_what_the_jq_prints():
+    assert_agree(CASES, jq())
 
 
 def test_a_rig_on_the_server_is_not_the_servers_own():

@@ -5,10 +5,8 @@ the judgment of every kind of method against every kind of direct figure
 
 import functools
 
-import pytest
-
 from rootbench.rules import projection as P
-from rootbench.tests.jqagree import Case, check_names, python_text, run_jq
+from rootbench.tests.jqagree import Case, check_names, run_jq, assert_agree
 
 FIT = P.utilisation_fit
 
@@ -62,9 +60,8 @@ def jq():
     return run_jq("projection", CASES)
 
 
-@pytest.mark.parametrize("case", CASES, ids=repr)
-def test_python_prints_what_the_jq_prints(case):
-    assert python_text(case) == jq()[case.name]
+def test_python_prints_what_the_jq_prints():
+    assert_agree(CASES, jq())
 
 
 def test_one_rate_is_the_ratio():

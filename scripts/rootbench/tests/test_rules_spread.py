@@ -7,7 +7,7 @@ import functools
 import pytest
 
 from rootbench.rules import spread
-from rootbench.tests.jqagree import Case, check_names, python_text, run_jq
+from rootbench.tests.jqagree import Case, check_names, python_text, run_jq, assert_agree
 
 F = spread.repeat_spread
 CASES = [Case(name, "repeat_spread", F, dot) for name, dot in [
@@ -42,9 +42,8 @@ def jq():
     return run_jq("spread", CASES)
 
 
-@pytest.mark.parametrize("case", CASES, ids=repr)
-def test_python_prints_what_the_jq_prints(case):
-    assert python_text(case) == jq()[case.name]
+def test_python_prints_what_the_jq_prints():
+    assert_agree(CASES, jq())
 
 
 def test_spread_within_5_pct_is_not_flagged():
@@ -63,3 +62,9 @@ def test_control_the_agreement_test_sees_a_difference():
                 lambda d: dict(F(d), spread_pct=round((max(d) - min(d)) * 1000 / sorted(d)[len(d) // 2]) / 10),
                 [1000, 1000.25, 999.75])
     assert python_text(case) != jq()["rounding-half"]
+
+
+def test_control_a_module_that_disagrees_fails_naming_the_case():
+    wrong = [Case(c.name, c.call, (lambda d: dict(F(d), n=-1)) if c.name == "one" else c.fn, c.dot) for c in CASES]
+    with pytest.raises(AssertionError, match="1 of %d cases disagree:\n  one:" % len(CASES)):
+        assert_agree(wrong, jq())
