@@ -2,7 +2,7 @@
 points.csv: the columns (COLUMNS, declared here only), the counts from
 two counter snapshots, what each layer lost from the testbed sampler's
 summary and series (rootbench.rules.layers), what reached the servers
-per millisecond (the point's sample, scripts/lib/arrivals.jq), and the
+per millisecond (the point's sample, rootbench.rules.arrivals), and the
 point's sample file. udpreplay/udp/measure.sh calls it once per point
 (`point`); rules.py reads the rows back (csv_points with COLUMNS).
 
@@ -14,7 +14,6 @@ Run by path: points.py columns | point OPTIONS (see main).
 
 import json
 import os
-import subprocess
 import sys
 
 if __name__ == "__main__":
@@ -23,6 +22,7 @@ if __name__ == "__main__":
 
 from rootbench.jqtext import to_json, to_text  # noqa: E402
 from rootbench.rules import layers as L  # noqa: E402
+from rootbench.rules.arrivals import arrivals_point  # noqa: E402
 from rootbench.rules.jqlib import (JqError, add, alt, compare, div, each, get, gt, jmax, jround, loads,  # noqa: E402
                                    minus, plus, times)
 
@@ -41,7 +41,7 @@ COUNTER_COLUMNS = ["lb", "requested_qps", "achieved_qps", "elapsed_s", "sent", "
 # Then the loss per layer; the shaped link's tbf queue at its fullest
 # during the point (bytes, packets), the busy share of the server and of
 # the client CPUs during it (percent, from idle time); arrivals_*: what
-# reached the servers per millisecond (scripts/lib/arrivals.jq): the most
+# reached the servers per millisecond (rootbench.rules.arrivals): the most
 # the arrivals ran ahead of their local mean, the queries the servers'
 # rings and sockets refused, those of them in a burst and in a stall of a
 # server CPU (empty on a lab); rig_share: the rig's forwarding's share of
@@ -133,27 +133,6 @@ def arrivals_cells(point_sample):
     return [to_text(get(a, k)) for k in ("ahead_max", "lost", "lost_in_burst", "lost_in_stall")]
 
 
-def suite_jq():
-    """The suite's jq, as scripts/lib/common.sh finds it (scripts/jq/build)."""
-    built = os.path.join(TOP, "scripts", "jq", "build", "bin", "jq")
-    return built if os.access(built, os.X_OK) else "jq"
-
-
-def arrivals_point(arrivals_file, w, stalls):
-    """scripts/lib/arrivals.jq's arrivals_point of the sampler's
-    per-millisecond arrivals (null without the file), in one jq process."""
-    src = arrivals_file if os.path.isfile(arrivals_file) else "/dev/null"
-    try:
-        out = subprocess.run(
-            [suite_jq(), "-n", "-c", "-L", os.path.join(TOP, "scripts", "lib"), "--slurpfile", "arr", src,
-             "--argjson", "w", to_json(w), "--argjson", "stalls", to_json(stalls),
-             'include "arrivals"; arrivals_point($arr[0]; $w; $stalls; ["server1", "server2"])'],
-            capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError) as e:
-        raise JqError("scripts/lib/arrivals.jq: %s" % (getattr(e, "stderr", "") or e))
-    return loads(out)
-
-
 def point_sample(sample, series, charge, start, arrivals_file, cpus, kxg):
     """The point's sample (samples/<point>.json): the sampler's summary
     with the CPU charge, the load window, the players' start, what reached
@@ -170,7 +149,8 @@ def point_sample(sample, series, charge, start, arrivals_file, cpus, kxg):
             stalls.append(st)
     out = dict(sample)
     out.update({"cpu_charge": charge, "load_window_s": w, "start": start,
-                "arrivals": arrivals_point(arrivals_file, w, stalls)})
+                "arrivals": arrivals_point((slurp(arrivals_file) if os.path.isfile(arrivals_file) else [None])[0],
+                                           w, stalls, SERVERS)})
     if kxg is not None:
         sent = [get(p, "sent") for p in each(kxg)]
         out["kxdpgun"] = {"players": kxg, "sent": None if any(s is None for s in sent) else add(sent)}

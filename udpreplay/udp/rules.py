@@ -18,18 +18,15 @@ steer, cpu_budget, throttle}.
 
 The figures are jq's (rootbench.rules.jqlib: numbers are doubles, jq's
 order and arithmetic), printed with rootbench.jqtext, so that summaries
-stay what the jq wrote. What reached the servers per millisecond is
-merged and worded by scripts/lib/arrivals.jq (one jq process per LB
-summary) until those rules are Python too.
+stay what the jq wrote; what reached the servers per millisecond is
+rootbench.rules.arrivals'.
 
 Run by path: rules.py schema | lb-summary COLS SETTINGS (points.csv rows
 on stdin) | top (an array of LB summaries on stdin) | counted-by
 GENERATOR SENT.
 """
 
-import json
 import os
-import subprocess
 import sys
 
 if __name__ == "__main__":
@@ -37,6 +34,7 @@ if __name__ == "__main__":
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 
 from rootbench.jqtext import join_text, to_json, to_text, truthy  # noqa: E402
+from rootbench.rules.arrivals import arrivals_cause_words, arrivals_merge, arrivals_ring_entries  # noqa: E402
 from rootbench.rules.charge import receive_on_server_cpu, rig_charge, rig_share_limit, with_charge  # noqa: E402
 from rootbench.rules.jqlib import (JqError, add, alt, div, each, eq, ge, get, gt, jmax, jmin, jround,  # noqa: E402
                                    le, loads, lt, minus, plus, sort_key, tonumber, times, unique)
@@ -56,9 +54,6 @@ LINK_QUEUE_FULL_MS = 10
 # per CPU: a range wider than this (a repetition fell far below where the
 # first held) leaves the ceiling unknown within it.
 PER_CPU_RESOLUTION = 0.10
-# The receive ring's entries (scripts/lib/arrivals.jq arrivals_ring_entries):
-# arrivals this far ahead of their local mean are a burst.
-ARRIVALS_RING_ENTRIES = 256
 
 
 def answer_wire_overhead():
@@ -207,35 +202,16 @@ def link_use(points, s, wire, high):
                      % (to_text(LINK_FULL_RATIO), to_text(LINK_QUEUE_FULL_MS)))}
 
 
-def suite_jq():
-    """The suite's jq, as scripts/lib/common.sh finds it: the one make deps
-    builds (scripts/jq/build/bin/jq, jq 1.7) when there, else PATH's."""
-    built = os.path.join(TOP, "scripts", "jq", "build", "bin", "jq")
-    return built if os.access(built, os.X_OK) else "jq"
-
-
-def _arrivals_jq(pieces):
-    """scripts/lib/arrivals.jq's arrivals_merge of the pieces and its
-    arrivals_cause_words, in one jq process: [merged, words]."""
-    try:
-        out = subprocess.run(
-            [suite_jq(), "-c", "-L", os.path.join(TOP, "scripts", "lib"),
-             'include "arrivals"; arrivals_merge as $e | [$e, arrivals_cause_words($e)]'],
-            input=to_json(pieces), capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError) as e:
-        raise JqError("scripts/lib/arrivals.jq: %s" % (getattr(e, "stderr", "") or e))
-    return loads(out)
-
-
 def arrivals_at(points, rate):
     """The repetitions at rate as one piece of per-millisecond evidence
     (the arrivals_* columns), null when none of them was measured; with
     the cause in words: (evidence, words)."""
     pieces = [{"ahead_max": p.get("arrivals_ahead_max"), "lost": p.get("arrivals_lost"),
                "lost_in_burst": p.get("arrivals_lost_in_burst"), "lost_in_stall": p.get("arrivals_lost_in_stall"),
-               "burst": ge(p.get("arrivals_ahead_max"), ARRIVALS_RING_ENTRIES)}
+               "burst": ge(p.get("arrivals_ahead_max"), arrivals_ring_entries())}
               for p in at_rate(points, rate) if _numbers([p.get("arrivals_lost")])]
-    return _arrivals_jq(pieces)
+    e = arrivals_merge(pieces)
+    return e, arrivals_cause_words(e)
 
 
 def _budget_need(s):

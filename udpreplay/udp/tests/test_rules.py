@@ -46,6 +46,7 @@ import pytest
 
 from rootbench.experiment import sibling
 from rootbench.jqtext import to_json
+from rootbench.tests.jqagree import find_jq
 
 rules = sibling(__file__, "../rules")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -342,7 +343,7 @@ def test_kxdpgun_counts_where_the_testbed_counted_tcpreplay_its_own():
 # ------------------------------------------------------------ the jq accessors agree
 
 def jq_accessor(program, summary_json):
-    return subprocess.run([rules.suite_jq(), "-r", "-L", TOP, 'import "udpreplay/udp/rules" as udp; ' + program],
+    return subprocess.run([find_jq(), "-r", "-L", TOP, 'import "udpreplay/udp/rules" as udp; ' + program],
                           input=summary_json, capture_output=True, text=True, cwd=TOP)
 
 
