@@ -21,12 +21,15 @@ order and arithmetic), printed with rootbench.jqtext, so that summaries
 stay what the jq wrote; what reached the servers per millisecond is
 rootbench.rules.arrivals'.
 
-Run by path: rules.py schema | lb-summary COLS SETTINGS (points.csv rows
-on stdin) | top (an array of LB summaries on stdin) | counted-by
-GENERATOR SENT.
+Run by path: rules.py schema | lb-summary COLS SETTINGS [--dir FOLDER
+--probe on|off --sources TEXT --lead SECONDS|null] (points.csv rows on
+stdin; with the folder: the probe and players blocks too) | top (an
+array of LB summaries on stdin) | counted-by GENERATOR SENT.
 """
 
+import json
 import os
+import subprocess
 import sys
 
 if __name__ == "__main__":
@@ -39,6 +42,8 @@ from rootbench.rules.charge import receive_on_server_cpu, rig_charge, rig_share_
 from rootbench.rules.jqlib import (JqError, add, alt, div, each, eq, ge, get, gt, jmax, jmin, jround,  # noqa: E402
                                    le, loads, lt, minus, plus, sort_key, tonumber, times, unique)
 from rootbench.rules.layers import first_loss_layer, layers  # noqa: E402
+from rootbench.rules.players import players_sweep  # noqa: E402
+from rootbench.rules.probe_sweep import probe_point, probe_sweep  # noqa: E402
 from rootbench.rules.spread import repeat_spread  # noqa: E402
 from rootbench.rules.wire import ethernet_header_bytes, frame_overhead_bytes  # noqa: E402
 
@@ -524,6 +529,83 @@ def udp_counted_by(generator, sent):
             "answers": "the Listener's nftables (dns_answers: UDP from the service address, port 53)"}
 
 
+# ------------------------------------------------------------ the sweep's blocks
+
+def point_stem(lb, rate, rep):
+    """The name of a point's files (samples/, probe/): LB-RATE, LB-RATE-rREP."""
+    return "%s-%s" % (lb, to_text(rate)) + ("" if eq(rep, 1) else "-r%s" % to_text(rep))
+
+
+def _first_json(path):
+    """The first JSON value of a file (jq's --slurpfile's [0]); null when
+    it is missing or empty."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return None
+    text = text.lstrip(" \t\r\n")
+    if not text:
+        return None
+    return json.JSONDecoder(parse_int=float).raw_decode(text)[0]
+
+
+def players_block(points, lb, folder, sources_text, lead):
+    """The sweep's players for LB's points (rootbench.rules.players):
+    who sent from which sources (sources_text: a line "PLAYER SOURCES
+    SHARED" each), and the worst start skew of its points (their samples'
+    start; a point kept from an interrupted run has no sample of this
+    run)."""
+    starts = []
+    for p in points:
+        if p.get("lb") != lb:
+            continue
+        f = os.path.join(folder, "samples", point_stem(lb, p.get("requested_qps"), p.get("rep")) + ".json")
+        if os.path.isfile(f) and os.path.getsize(f) > 0:
+            start = get(_first_json(f), "start")
+            if start is not None:
+                starts.append(start)
+    sources = []
+    for line in sources_text.split("\n"):
+        if line:
+            w = line.split(" ")
+            sources.append({"player": w[0], "sources": w[1] if len(w) > 1 else None,
+                            "shared": (w[2] if len(w) > 2 else None) == "1"})
+    return players_sweep(sources, lead, starts)
+
+
+def _probe_judged(block):
+    """scripts/lib/probe.jq's probe_judged of the block (the report's
+    judgement: RSSAC047's thresholds, the queueing knee), in one jq process."""
+    built = os.path.join(TOP, "scripts", "jq", "build", "bin", "jq")
+    try:
+        out = subprocess.run([built if os.access(built, os.X_OK) else "jq", "-c", "-L", os.path.join(TOP, "scripts", "lib"),
+                              'import "probe" as rules; rules::probe_judged(.)'],
+                             input=to_json(block), capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise JqError("scripts/lib/probe.jq: %s" % (getattr(e, "stderr", "") or e))
+    return loads(out)
+
+
+def probe_block(points, lb, folder, ceiling):
+    """The sweep's probe block for LB's points (their probe results in
+    probe/, the load's queries from the sent column; a point kept from an
+    interrupted run was not probed), by rootbench.rules.probe_sweep."""
+    pts = [probe_point(_first_json(os.path.join(folder, "probe", point_stem(lb, p.get("requested_qps"), p.get("rep")) + ".json")),
+                       p.get("requested_qps"), p.get("rep"), p.get("sent"), "udp")
+           for p in points if p.get("lb") == lb]
+    return probe_sweep(_first_json(os.path.join(folder, "probe", lb + "-idle.json")), pts, ceiling, _probe_judged)
+
+
+def lb_summary_with_blocks(points, s, folder, probe, sources_text, lead):
+    """lb_summary and the sweep's probe block (None with the probe off) and
+    players, as the run records them."""
+    out = lb_summary(points, s)
+    out["probe"] = probe_block(points, get(s, "lb"), folder, alt(out.get("ceiling_low_qps"), None)) if probe else None
+    out["players"] = players_block(points, get(s, "lb"), folder, sources_text, lead)
+    return out
+
+
 # ------------------------------------------------------------ read by other experiments
 # Another experiment reads a UDP summary only through accessors that check
 # its schema (the jq ones in rules.jq, for the consumers still in jq:
@@ -550,6 +632,11 @@ def main(argv):
             settings = loads(argv[2])
             print(to_json(lb_summary(csv_points(sys.stdin.read(), argv[1]), settings)))
             return 0
+        if len(argv) == 11 and argv[0] == "lb-summary" and argv[3::2] == ["--dir", "--probe", "--sources", "--lead"] \
+                and argv[6] in ("on", "off"):
+            pts = csv_points(sys.stdin.read(), argv[1])
+            print(to_json(lb_summary_with_blocks(pts, loads(argv[2]), argv[4], argv[6] == "on", argv[8], loads(argv[10]))))
+            return 0
         if argv == ["top"]:
             print(to_json(summary_top(loads(sys.stdin.read()))))
             return 0
@@ -559,7 +646,8 @@ def main(argv):
     except (JqError, ValueError) as e:
         print("udp rules: error: %s" % e, file=sys.stderr)
         return 1
-    print("usage: rules.py schema | lb-summary COLS SETTINGS < rows | top < LB summaries | counted-by GENERATOR SENT",
+    print("usage: rules.py schema | lb-summary COLS SETTINGS [--dir FOLDER --probe on|off --sources TEXT --lead S] < rows"
+          " | top < LB summaries | counted-by GENERATOR SENT",
           file=sys.stderr)
     return 2
 

@@ -363,3 +363,26 @@ def test_another_schema_is_refused_alike_by_both(other):
     with pytest.raises(rules.SchemaError) as e:
         rules.udp_summary_checked(json.loads(other))
     assert str(e.value) in r.stderr
+
+
+# ------------------------------------------------------------ the sweep's blocks
+
+def test_the_players_block_reads_the_starts_of_this_runs_samples(tmp_path):
+    assert (rules.point_stem("l3", 5000.0, 1.0), rules.point_stem("l3", 5000.0, 2.0)) == ("l3-5000", "l3-5000-r2")
+    pts = rules.csv_points("l3,5000,1\nl3,5000,2\nl4,5000,1\n", "lb,requested_qps,rep")
+    (tmp_path / "samples").mkdir()
+    start = {"at": 1.0, "players": [], "late_ms_max": 30.0, "skew_ms": 12.0, "measured": 2.0}
+    (tmp_path / "samples" / "l3-5000.json").write_text(to_json({"start": start}) + "\n")
+    b = rules.players_block(pts, "l3", str(tmp_path), "player1 198.18.4.0/25 0\nplayer2 198.18.4.128/25 0\n", 2.0)
+    assert b["roles"] == ["player1", "player2"] and b["sources_shared"] is False
+    # control: without the sample (a point kept from an earlier run) no skew is known
+    (tmp_path / "samples" / "l3-5000.json").unlink()
+    assert rules.players_block(pts, "l3", str(tmp_path), "player1 198.18.4.0/25 1\n", None) != b
+
+
+def test_no_probe_block_with_the_probe_off(tmp_path):
+    pts = rules.csv_points(fixture("server-socket"), fixture("server-socket").split("\n")[0][2:])
+    s = {"lb": "l3", "threshold": 0.998, "link_bps": None, "note": ""}
+    out = rules.lb_summary_with_blocks(pts, s, str(tmp_path), False, "", None)
+    assert out["probe"] is None and list(out)[-2:] == ["probe", "players"]
+    assert {k: v for k, v in out.items() if k not in ("probe", "players")} == rules.lb_summary(pts, s)
