@@ -186,7 +186,18 @@ def write_whole(path, text):
             os.unlink(tmp)
         except OSError:
             pass
-        raise JqError("cannot write %s: %s" % (path, e.strerror or e))
+        raise JqError("cannot write %s: %s%s" % (path, e.strerror or e, disk_note(path)))
+
+
+def disk_note(path):
+    """What a failed write of path means: the space left on its file system
+    (results_disk_note of scripts/lib/results.sh)."""
+    try:
+        st = os.statvfs(os.path.dirname(path) or ".")
+    except OSError:
+        return ""
+    avail = st.f_bavail * st.f_frsize // 1024
+    return " (%d KiB free on the results file system%s)" % (avail, ": disk full" if avail < 1024 else "")
 
 
 def point(o):
