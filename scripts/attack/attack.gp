@@ -5,7 +5,7 @@
 # through scripts/lib/plot.sh plot_render), never run by hand:
 #   datafile='FILE' (blocks separated by a blank line, each opened by a
 #   "# TITLE" comment; lines: attack rate, availability in %, NaN where
-#   none: scripts/attack/rules.jq attack_plot_rows)
+#   none: scripts/attack/rules.py attack_plot_rows)
 #   nseries=N; attack='KIND'; proto='UDP'|'TCP'
 
 load style

@@ -72,19 +72,9 @@ step_children_stop() {
     exp_sampler_end
 }
 
-# step_counts BEFORE AFTER: the background's figures from two counter
-# snapshots: its queries as the router counted them (the trace's source,
-# the Listener's address: trace_udp_queries) and its answers at the Listener.
-step_counts() {
-    [ "$ATTACK_BACKGROUND_QPS" -gt 0 ] || { echo null; return 0; }
-    jq -n -c --argjson a "$1" --argjson b "$2" '
-        def d(p): (($b | getpath(p)) // 0) - (($a | getpath(p)) // 0);
-        {sent: d(["router","trace_udp_queries","packets"]), answered: d(["listener","dns_answers","packets"])}'
-}
-
 # attack_step SERVER DEFENCE KIND RATE: one step, appended to steps.jsonl.
 attack_step() {
-    local server=$1 defence=$2 kind=$3 rate=$4 dir c0 c1 rc=0 bg cpu
+    local server=$1 defence=$2 kind=$3 rate=$4 dir c0 c1 rc=0 bg
     dir="$EXP_DIR/steps/$server-$defence/$kind-$rate"
     rm -rf "$dir" "$WORK/sample.json" "$WORK/kxdpgun-started"; mkdir -p "$dir"
     c0=$("$TESTBED" counters)
@@ -109,27 +99,14 @@ attack_step() {
     [ -z "${REPLAY_PID:-}" ] || { wait "$REPLAY_PID" 2>/dev/null || true; REPLAY_PID=""; }
     sleep 0.5    # the last answers of the background reach the Listener
     c1=$("$TESTBED" counters)
-    bg=$(step_counts "$c0" "$c1")
-    cpu=null
-    [ ! -s "$WORK/sample.json" ] \
-        || cpu=$(jq -r -L "$RB_TOP/scripts/lib" --argjson cpus "$CPUS_JSON" 'include "layers"; cpu_busy_pct($cpus.server) // null' "$WORK/sample.json")
-    if probe_on; then
-        jq -c -L "$RB_TOP/scripts/lib" --argjson a "$c0" --argjson b "$c1" 'include "probe-sweep"; . + {counted_at_router: probe_router_count($a; $b)}' \
-            "$dir/probe.json" > "$dir/probe.json.tmp" && mv "$dir/probe.json.tmp" "$dir/probe.json"
-    fi
-    jq -n -c --arg schema "rootbench.attack-step/1" --arg server "$server" --arg defence "$defence" --arg kind "$kind" \
-        --argjson rate "$rate" --argjson secs "$ATTACK_SECONDS" --arg id "$SETTINGS_ID" --argjson bg "$bg" --argjson cpu "${cpu:-null}" \
-        --slurpfile flood "$dir/flood/flood.json" \
-        --slurpfile probe <(cat "$dir/probe.json" 2>/dev/null || true) \
-        --slurpfile coll <(cat "$dir/collateral.json" 2>/dev/null || true) '
-        {schema: $schema, server: $server, defence: $defence, kind: $kind, rate: $rate, seconds: $secs, settings_id: $id,
-         flood: $flood[0], probe: ($probe[0] // null), collateral: ($coll[0] // null), background: $bg, server_cpu_pct: $cpu}' \
-        > "$WORK/step.json"
+    # the step's record (rules.py: the files above, the background's
+    # counts from the two snapshots, the servers' CPU from the sampler's
+    # summary; probe.json gets the router's count of the probe's queries),
+    # then its line
+    bg=0; [ "$ATTACK_BACKGROUND_QPS" -eq 0 ] || bg=1
+    "${RULES[@]}" step "$dir" "$server" "$defence" "$kind" "$rate" "$ATTACK_SECONDS" "$SETTINGS_ID" "$c0" "$c1" \
+        "$WORK/sample.json" "$CPUS_JSON" "$bg" "${PROBE:-on}" > "$WORK/step.json" 2> "$WORK/step.line" \
+        || die "the step's record could not be made: $(tail -n 2 "$WORK/step.line" | tr '\n' ' ')"
     results_append_line "$EXP_DIR/steps.jsonl" "$(cat "$WORK/step.json")"
-    jq -r -L "$RB_TOP/scripts/attack" -L "$RB_TOP/scripts/lib" 'include "rules"; attack_step_figures(.)
-        | "attack: \(.server) defences \(.defence): \(.kind) \(.requested_rate)/s: sent \(.achieved_rate | round)/s, answered \(.answered_rate // 0 | round)/s"
-          + (if .amplification then ", amplification \(.amplification * 10 | round / 10)x" else "" end)
-          + (if .legit then ", legitimate \(.protocol | ascii_upcase) availability \(.legit[.protocol].availability // "n/a"), median \(.legit[.protocol].p50_ms // "n/a") ms" else "" end)
-          + (if .background then ", background answered \(.background.answered_share // "n/a")" else "" end)
-          + (if .generator_limited then " (GENERATOR-LIMITED)" else "" end)' <<<"$(tail -n 1 "$EXP_DIR/steps.jsonl")" >&2
+    cat "$WORK/step.line" >&2
 }

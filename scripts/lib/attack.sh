@@ -1,7 +1,7 @@
 # attack.sh: the attack floods (docs/attack.md, "The floods"): one bounded
 # kxdpgun flood from a player's namespace at the service address, counted
 # where it passes, recorded as OUTDIR/flood.json (schema
-# rootbench.attack-flood/1, built by scripts/lib/attack.jq).
+# rootbench.attack-flood/1, built by scripts/attack/flood.py).
 #
 #   attack_flood KIND RATE SECONDS OUTDIR [PLAYER [FAMILY]]
 #       KIND one of attack_kinds; RATE packets a second (queries, or SYNs:
@@ -189,7 +189,7 @@ attack_flood() {
         cp "$tmp/sample.json" "$outdir/sample.json" || die "attack: cannot write in $outdir"
         attack_raw_json "$tmp" "$kind" "$rate" "$secs" "$player" "$fam" "$mode" "$target" "$sources" \
             "$outdir/kxdpgun.out" > "$tmp/flood-raw.json" || die "attack: the flood's raw record could not be written"
-        jq -L "$RB_TOP/scripts/lib" 'include "attack"; attack_flood' "$tmp/flood-raw.json" > "$tmp/flood.json" \
+        /usr/bin/python3 -I -S "$RB_TOP/scripts/attack/flood.py" "$tmp/flood-raw.json" > "$tmp/flood.json" \
             || die "attack: the flood's record could not be built from its raw record"
         mv "$tmp/flood-raw.json" "$outdir/flood-raw.json" && mv "$tmp/flood.json" "$outdir/flood.json" \
             || die "attack: cannot write in $outdir"

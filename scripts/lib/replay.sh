@@ -1,5 +1,5 @@
-# replay.sh: what the slow-replay experiment in bash (analysis/sizes-matrix/run;
-# analysis/sizes/run is Python) uses: the check that the service serves the
+# replay.sh: what a slow-replay experiment in bash (scripts/attack/run;
+# analysis/sizes/run and analysis/sizes-matrix/run are Python) uses: the check that the service serves the
 # zone variant asked for, the Listener's answer counter, the switch's SNMP
 # octets of router-s, stopping a background replay and the captures, and
 # the table of answer sizes; and the libraries it uses, sourced here once.

@@ -1,8 +1,8 @@
 # rules.jq -- what the jq consumers of a UDP summary read (the comparison,
-# scripts/compare/rules.jq; the budget validation; udpreplay/peer-bench;
-# the sizing matrix): the accessors below, and nothing else. The summary's
-# rules are udpreplay/udp/rules.py; tests/test_rules.py checks that both
-# name the same schema and refuse another alike.
+# scripts/compare/rules.jq; the budget validation; udpreplay/peer-bench):
+# the accessors below, and nothing else. The summary's
+# rules are udpreplay/udp/rules.py; tests/test_accessors.py checks that the
+# Python accessors (accessors.py) and these agree.
 
 # ------------------------------------------------------------ read by other experiments
 # Another experiment reads a UDP summary only through these accessors,

@@ -36,6 +36,7 @@ if __name__ == "__main__":
     # run by path (-I -S): the package rootbench beside it
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 
+from rootbench.experiment import load_path as _load_path  # noqa: E402
 from rootbench.jqtext import join_text, to_json, to_text, truthy  # noqa: E402
 from rootbench.rules.arrivals import arrivals_cause_words, arrivals_merge, arrivals_ring_entries  # noqa: E402
 from rootbench.rules.charge import receive_on_server_cpu, rig_charge, rig_share_limit, with_charge  # noqa: E402
@@ -48,7 +49,9 @@ from rootbench.rules.spread import repeat_spread  # noqa: E402
 from rootbench.rules.wire import ethernet_header_bytes, frame_overhead_bytes  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-SCHEMA = "rootbench.udp/1"
+# The schema the run writes: the one its readers' accessors check
+# (accessors.py for Python, rules.jq for jq; tests/test_accessors.py).
+SCHEMA = _load_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "accessors.py")).UDP_SCHEMA
 
 # A shaped link that carried at least this share of its rate was full.
 LINK_FULL_RATIO = 0.97
@@ -604,23 +607,6 @@ def lb_summary_with_blocks(points, s, folder, probe, sources_text, lead):
     out["probe"] = probe_block(points, get(s, "lb"), folder, alt(out.get("ceiling_low_qps"), None)) if probe else None
     out["players"] = players_block(points, get(s, "lb"), folder, sources_text, lead)
     return out
-
-
-# ------------------------------------------------------------ read by other experiments
-# Another experiment reads a UDP summary only through accessors that check
-# its schema (the jq ones in rules.jq, for the consumers still in jq:
-# tests/test_rules.py checks they name the same schema and fail alike).
-
-class SchemaError(ValueError):
-    """A summary of another schema than the one these rules write."""
-
-
-def udp_summary_checked(s):
-    if isinstance(s, dict) and s.get("schema") == SCHEMA:
-        return s
-    theirs = to_text(alt(s.get("schema"), "none")) if isinstance(s, dict) else "none: not a summary"
-    raise SchemaError("a UDP summary of schema %s (udpreplay/udp/rules.jq) was expected; this one's schema is %s: "
-                      "read it with the rules of its version" % (SCHEMA, theirs))
 
 
 def main(argv):
