@@ -73,7 +73,7 @@ def server_row($kind; $release):
            # the range of sent rates around each repetition's ceiling
            ceiling_low_qps: figure(.udp; udp::udp_ceiling_low_qps(.udp)),
            ceiling_high_qps: figure(.udp; udp::udp_ceiling_high_qps(.udp)),
-           # answers/s per CPU of the server (udpreplay/udp/rules.jq per_cpu; null
+           # answers/s per CPU of the server (udpreplay/udp/rules.py per_cpu; null
            # unless the server was shown to be the limit)
            qps_per_cpu: figure(.udp; udp::udp_per_cpu(.udp).qps_per_cpu // null),
            caused_by: [.[] | select(ok(.udp)) | (udp::udp_verdict(.udp).caused_by // null)],

@@ -186,16 +186,16 @@ measure_point() {
         [ "$UDP_GENERATOR" != kxdpgun ] || sent_at_router "$rate" "$c0" "$c1"
         mkdir -p "$EXP_DIR/samples"
         sample="$EXP_DIR/samples/$(point_stem "$rate" "$k").json"
-        # (kxdpgun's players: each one's share, sources and own count)
-        jq -c -L "$RB_TOP/scripts/lib" --slurpfile c "$WORK/charge.json" --slurpfile series "$WORK/series.jsonl" --argjson start "$START_JSON" \
-            --slurpfile arr <(cat "$WORK/arrivals.json" 2>/dev/null || true) --argjson cpus "$CPUS_JSON" \
-            --argjson kxg "$(if [ "$UDP_GENERATOR" = kxdpgun ]; then echo "$KXG_PLAYERS_JSON"; else echo null; fi)" \
-            'include "layers"; include "arrivals"; generator_window($series) as $w
-             | . + {cpu_charge: $c[0], load_window_s: $w, start: $start,
-                    arrivals: arrivals_point($arr[0]; $w; [.stalls[] | select(.cpu as $x | $cpus.server | index($x))]; ["server1", "server2"])}
-             + (if $kxg == null then {} else {kxdpgun: {players: $kxg, sent: ([$kxg[].sent] | if any(. == null) then null else add end)}} end)' \
-            "$WORK/sample.json" | results_write "$sample"
-        row="$(point_row "$rate" "$c0" "$c1"),$(point_sampled "$WORK/sample.json" "$WORK/series.jsonl"),$(point_arrivals "$sample"),$CHARGE_RIG,$k"
+        # the point's sample written and its row (udpreplay/udp/points.py); with
+        # kxdpgun's players: each one's share, sources and own count
+        printf '%s\n' "$c0" > "$WORK/c0.json"; printf '%s\n' "$c1" > "$WORK/c1.json"
+        row=$("${UDP_POINTS[@]}" point --lb "$CUR_LB" --rate "$rate" --rep "$k" --sent "$SENT" --elapsed "$ELAPSED" \
+            --achieved "$ACHIEVED" --settings-id "$SETTINGS_ID" --before "$WORK/c0.json" --after "$WORK/c1.json" \
+            --sample "$WORK/sample.json" --series "$WORK/series.jsonl" --charge "$WORK/charge.json" \
+            --arrivals "$WORK/arrivals.json" --start "$START_JSON" --cpus "$CPUS_JSON" \
+            --kxdpgun "$(if [ "$UDP_GENERATOR" = kxdpgun ]; then echo "$KXG_PLAYERS_JSON"; else echo null; fi)" \
+            --players "${LOAD_PLAYERS[*]}" --rig "$CHARGE_RIG" --sample-out "$sample" 2> "$WORK/points.err") \
+            || die "the row of the point at $rate q/s: $(sed 's/^udp points: error: //' "$WORK/points.err")"
         results_append_line "$CACHE" "$row"
     fi
     POINT_ROWS+=("$row")
@@ -238,97 +238,6 @@ sampler_start() { exp_sampler_start "$WORK" --arrivals-out "$WORK/arrivals.json"
 
 sampler_stop() { [ -z "${SAMPLER_PID:-}" ] || exp_sampler_stop "$WORK"; }
 
-# point_sampled SAMPLE SERIES: the loss_* columns: what each layer lost
-# during the point (the answers' receiver, the Listener, counts with the
-# players), then link_backlog_max and link_qlen_max: the shaped link's tbf
-# queue at its fullest (router and switch), then the server and client
-# CPUs' busy percent over the seconds the load ran (layers.jq's
-# generator_window, also in the point's sample as load_window_s; the whole
-# sampled run when the series has fewer than three samples of load). The daemon's loss: datagrams its
-# socket received but it did not answer.
-point_sampled() {
-    jq -r -L "$RB_TOP/scripts/lib" --argjson cpus "$CPUS_JSON" --arg layers "$LOSS_LAYERS" --slurpfile series "$2" \
-        --arg players "${LOAD_PLAYERS[*]}" '
-        include "layers";
-        generator_window($series) as $w |
-        (sample_loss({players: ($players | split(" ") + ["listener"]), servers: ["server1", "server2"], cpus: $cpus})
-         + {generator: 0,
-            daemon: ([mib(["server1", "server2"]; "UdpInDatagrams") + mib(["server1", "server2"]; "Udp6InDatagrams")
-                      - mib(["server1", "server2"]; "UdpOutDatagrams") - mib(["server1", "server2"]; "Udp6OutDatagrams"), 0] | max)}) as $l
-        | qdisc_queue_max(["router", "switch"]) as $q
-        | [($layers | split(" ")[] | $l[.] // 0), $q.backlog_max, $q.qlen_max,
-           (window_busy_pct($series; $w; $cpus.server) // cpu_busy_pct($cpus.server) // ""),
-           (window_busy_pct($series; $w; $cpus.client) // cpu_busy_pct($cpus.client) // "")] | map(tostring) | join(",")' "$1"
-}
-
-# point_arrivals SAMPLE: the arrivals_* columns from the point's sample
-# (scripts/lib/arrivals.jq): the most the arrivals at a server ran ahead of
-# their local mean, the queries its ring and sockets refused, and how many
-# of those came in a burst and in a stall of a server CPU; empty when not
-# measured (a lab).
-point_arrivals() {
-    jq -r '.arrivals | if . == null then ",,," else [.ahead_max, .lost, .lost_in_burst, .lost_in_stall] | map(tostring) | join(",") end' "$1"
-}
-
-# point_row RATE BEFORE AFTER: the CSV row from two counter snapshots.
-point_row() {
-    jq -nr --argjson a "$2" --argjson b "$3" --arg lb "$CUR_LB" --argjson rate "$1" \
-        --argjson sent "$SENT" --argjson el "$ELAPSED" --argjson ach "$ACHIEVED" --arg id "$SETTINGS_ID" '
-        def d(p): (($b | getpath(p)) // 0) - (($a | getpath(p)) // 0);
-        (d(["server1","dns_udp_in","packets"])) as $s1 | (d(["server2","dns_udp_in","packets"])) as $s2 |
-        (d(["server1","daemon_queries"])) as $q1 | (d(["server2","daemon_queries"])) as $q2 |
-        # The serving server: the one whose nftables counted more; on a tie
-        # (both 0 when Knot answers over XDP, which nftables never sees:
-        # SERVER_XDP=yes) the one whose daemon counted more.
-        (if [$s1, $q1] >= [$s2, $q2] then ["server1", $s1, $s2, $q1] else ["server2", $s2, $s1, $q2] end) as $srv |
-        d(["listener","dns_answers","packets"]) as $ans |
-        [$lb, $rate, $ach, $el, $sent, $srv[1], $srv[3], $ans,
-         (if $sent > 0 then ($ans / $sent * 1e6 | round / 1e6) else 0 end),
-         (if $el > 0 then ($ans / $el * 10 | round / 10) else 0 end),
-         d(["listener","dns_answers","bytes"]), $srv[2], $srv[0],
-         (if ((($ach - $rate) | fabs) > 0.01 * $rate) then 1 else 0 end), 0, $id] | @csv' | tr -d '"'
-}
-
 write_points() {
     { echo "# $POINT_COLUMNS"; printf '%s\n' "${POINT_ROWS[@]}"; } | results_write "$EXP_DIR/points.csv"
-}
-
-# players_block LB: the sweep's players for LB's points (players.jq
-# players_sweep): who sent from which sources, and the worst start skew
-# of its points (their samples' start; a point kept from an interrupted
-# run has no sample of this run).
-players_block() {
-    local row l rate k f files=()
-    for row in "${POINT_ROWS[@]}"; do
-        IFS=, read -r l rate _ <<<"$row"
-        [ "$l" = "$1" ] || continue
-        k=${row##*,}
-        f="$EXP_DIR/samples/$(CUR_LB=$1 point_stem "$rate" "$k").json"
-        [ ! -s "$f" ] || files+=("$f")
-    done
-    jq -n -c -L "$RB_TOP/scripts/lib" --arg srcs "$(printf '%s\n' "${PLAYER_SOURCES[@]+"${PLAYER_SOURCES[@]}"}")" \
-        --argjson lead "$(if one_start; then echo "$PLAYERS_LEAD_S"; else echo null; fi)" '
-        include "players";
-        players_sweep([$srcs | split("\n")[] | select(length > 0) | split(" ") | {player: .[0], sources: .[1], shared: (.[2] == "1")}];
-                      $lead; [inputs | .start | select(. != null)])' "${files[@]+"${files[@]}"}" < /dev/null
-}
-
-# probe_block LB CEILING: the sweep's probe block for LB's points (their probe
-# results in probe/, the load's queries from the sent column; a point kept
-# from an interrupted run was not probed), by scripts/lib/probe-sweep.jq;
-# null with PROBE=off.
-probe_block() {
-    probe_on || { echo null; return 0; }
-    local lb=$1 row l rate sent k f pts=()
-    for row in "${POINT_ROWS[@]}"; do
-        IFS=, read -r l rate _ _ sent _ <<<"$row"
-        [ "$l" = "$lb" ] || continue
-        k=${row##*,}
-        f="$EXP_DIR/probe/$(CUR_LB=$lb point_stem "$rate" "$k").json"
-        pts+=("$(jq -n -c -L "$RB_TOP/scripts/lib" --argjson o "$rate" --argjson k "$k" --argjson s "$sent" \
-            --slurpfile r <(cat "$f" 2>/dev/null || true) 'include "probe-sweep"; ($r[0] // null) | probe_point($o; $k; $s; "udp")')")
-    done
-    printf '%s\n' "${pts[@]+"${pts[@]}"}" | jq -s -c -L "$RB_TOP/scripts/lib" \
-        --slurpfile idle <(cat "$EXP_DIR/probe/$lb-idle.json" 2>/dev/null || true) --argjson c "${2:-null}" \
-        'include "probe-sweep"; probe_sweep($idle[0] // null; .; $c)'
 }
