@@ -2,7 +2,7 @@
 rig's charge of the UDP fixtures' points (udpreplay/udp/testdata: a rig
 on the server, a low share, none measured) and edge cases, the verdicts
 with it, the steering rule; and the jq tests' statements and controls
-(udpreplay/udp/tests/10-rules.test, tcpbench/sweep/tests/10-rules.test)."""
+(udpreplay/udp/tests/test_rules.py, tcpbench/sweep/tests/10-rules.test)."""
 
 import csv
 import functools
