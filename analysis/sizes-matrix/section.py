@@ -389,24 +389,3 @@ def findings(b, e):
     x = b["exps"][e["name"]]
     rf = roadmap_findings(b, e["name"])
     return finding_matrix(b, e["name"]) + ([L.finding(roadmap_short(x["summary"], x.get("file")), rf)] if rf else [])
-
-
-def family_rows(b, e):
-    return ""
-
-
-def family_note(b, e):
-    return ""
-
-
-def per_cpu_rows(b, e):
-    return []
-
-
-def headline(b, e):
-    return ""
-
-
-def latency_rows(b, e):
-    """No probe in this experiment."""
-    return []

@@ -199,20 +199,3 @@ def family_rows(b, e):
                 + L.fam_row(name + ": bytes per query out", e4, e6, ["variants", v, "bytes_per_query_out"], 1, None)
                 + L.fam_row(name + ": growth of answers vs unsigned, %", e4, e6, ["variants", v, "growth_vs_unsigned"], 1, 100))
     return out
-
-
-def family_note(b, e):
-    return ""
-
-
-def per_cpu_rows(b, e):
-    return []
-
-
-def headline(b, e):
-    return ""
-
-
-def latency_rows(b, e):
-    """No probe in this experiment."""
-    return []

@@ -1,7 +1,7 @@
 """Every registered experiment's section.py (in its folder) exports the
-section interface (section, findings, family_rows, family_note,
-per_cpu_rows, headline, latency_rows, each taking the bundle and the
-registry entry), and each function renders on the stored fixtures
+section interface (section and findings, and those of family_rows,
+family_note, per_cpu_rows, headline, latency_rows it has something for,
+each taking the bundle and the registry entry), and each function renders on the stored fixtures
 (analysis/testdata/results-sample, dot-sample and sections-sample, every
 IPv4 run copied as its IPv6 run) without an error: the section opens with
 the experiment's id (or, placed in the capacity per CPU, is not empty), an
@@ -9,9 +9,10 @@ experiment of the Findings' order says something, an experiment run over
 IPv6 has rows to compare, a "verdict" headline has its card, an experiment
 whose fixture holds a probe block has its latency row; an experiment the
 fixtures do not hold is named as never rendered.
-Negative controls: a folder whose section.py lacks headline, one whose
-latency_rows has no row for its probe, one whose section fails, and an
-experiment with no fixture are each named."""
+Negative controls: a folder whose section.py lacks findings, a "verdict"
+headline whose section.py has no headline, one whose latency_rows has no
+row for its probe, one whose section fails, and an experiment with no
+fixture are each named."""
 
 import json
 import os
@@ -22,6 +23,7 @@ import subprocess
 import pytest
 
 from rootbench.experiment import load_path
+from rootbench.report.sections import section_call
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REGISTRY = os.path.join(TOP, "scripts/lib/experiments.json")
@@ -75,7 +77,7 @@ def section_problems(reg, root, b):
             continue
         try:
             s = load_path(os.path.join(root, folder, "section.py"))
-            got = {fn: getattr(s, fn)(b, e) for fn in INTERFACE}
+            got = {fn: section_call(s, fn, b, e) for fn in INTERFACE}
         except Exception as err:  # any failure of the section is the finding
             out.append("%s: %s/section.py fails: %s: %s" % (n, folder, type(err).__name__, err))
             continue
@@ -132,10 +134,23 @@ def _one(reg, i, **change):
     return dict(reg, experiments=[dict(reg["experiments"][i], **change)])
 
 
-def test_control_a_section_without_headline_is_named(registry, bundle, tmp_path):
-    root = _udp_copy(tmp_path, lambda t: re.sub(r"\ndef headline\(b, e\):\n    return \"\"\n", "\n", t))
+def test_control_a_section_without_findings_is_named(registry, bundle, tmp_path):
+    root = _udp_copy(tmp_path, lambda t: t.replace("\ndef findings(b, e):", "\ndef findings_gone(b, e):"))
     out = section_problems(_one(registry, 0, folder="udp-copy"), root, bundle)
-    assert len(out) == 1 and re.match(r"udp: udp-copy/section.py fails: AttributeError: .*headline", out[0]), out
+    assert len(out) == 1 and re.match(r"udp: udp-copy/section.py fails: AttributeError: findings", out[0]), out
+
+
+def test_control_a_verdict_headline_without_its_function_is_named(registry, bundle, tmp_path):
+    lb = [i for i, e in enumerate(registry["experiments"]) if e["name"] == "lb"][0]
+    d = tmp_path / "lb-copy"
+    d.mkdir()
+    with open(os.path.join(TOP, "scripts/lb/section.py")) as f:
+        text = f.read()
+    changed = text.replace("\ndef headline(b, e):", "\ndef headline_gone(b, e):")
+    assert changed != text
+    (d / "section.py").write_text(changed)
+    out = section_problems(_one(registry, lb, folder="lb-copy"), str(tmp_path), bundle)
+    assert out == ["lb: no verdict card"], out
 
 
 def test_control_latency_rows_without_the_probe_s_row_is_named(registry, bundle, tmp_path):

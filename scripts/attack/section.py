@@ -204,22 +204,6 @@ def findings(b, e):
     return attack_findings(b, e["name"])
 
 
-def family_rows(b, e):
-    return ""
-
-
-def family_note(b, e):
-    return ""
-
-
-def per_cpu_rows(b, e):
-    return []
-
-
-def headline(b, e):
-    return ""
-
-
 def latency_rows(b, e):
     """A row per series: the legitimate client against the attack rate."""
     x = b["exps"][e["name"]]

@@ -368,24 +368,3 @@ def findings(b, e):
     return [finding("Servers compared, median UDP ceiling: "
                     + ", ".join(row_name(s, f, i) + " " + val(s, f, ["servers", i, "udp", "ceiling_qps", "median"], 0, None)
                                 for i, _ in _items(s["servers"])) + " queries/s.", more)]
-
-
-def family_rows(b, e):
-    return ""
-
-
-def family_note(b, e):
-    return ""
-
-
-def per_cpu_rows(b, e):
-    return []
-
-
-def headline(b, e):
-    return ""
-
-
-def latency_rows(b, e):
-    """No probe in this experiment."""
-    return []

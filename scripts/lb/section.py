@@ -119,14 +119,5 @@ def family_note(b, e):
     return out
 
 
-def per_cpu_rows(b, e):
-    return []
-
-
 def headline(b, e):
     return lb_card(b, e["name"])
-
-
-def latency_rows(b, e):
-    """No probe in this experiment."""
-    return []

@@ -108,14 +108,6 @@ def findings(b, e):
     return []
 
 
-def family_rows(b, e):
-    return ""
-
-
-def family_note(b, e):
-    return ""
-
-
 def per_cpu_rows(b, e):
     """A row per configuration with a CPU budget, full handshakes and resumed."""
     x = b["exps"].get(e["name"])
@@ -125,10 +117,6 @@ def per_cpu_rows(b, e):
     return [{"name": "%s, %s" % (w, c), "s": d, "f": x["file"], "path": [k, "configs", c], "fig": "handshakes_per_cpu",
              "unit": "handshakes/s", "budget_key": "budget", "rule_key": "per_cpu_rule"}
             for k, w in DOT_SWEEPS for c in _keys(get(d, k, "configs")) if get(d, k, "configs", c, "budget") is not None]
-
-
-def headline(b, e):
-    return ""
 
 
 def latency_rows(b, e):

@@ -354,10 +354,6 @@ def family_rows(b, e):
     return out
 
 
-def family_note(b, e):
-    return ""
-
-
 def per_cpu_rows(b, e):
     """A row per configuration whose summary holds a figure per CPU (or why
     none), the generator named when it is kxdpgun."""
@@ -373,10 +369,6 @@ def per_cpu_rows(b, e):
         rows.append({"name": "%s, %s" % (what, c), "s": sub.get("summary"), "f": "%s/%s/summary.json" % (to_text(e["name"]), c),
                      "path": ["per_cpu"], "fig": "conn_per_cpu", "unit": "connections/s"})
     return rows
-
-
-def headline(b, e):
-    return ""
 
 
 def latency_rows(b, e):

@@ -45,24 +45,3 @@ def section(b, e):
 
 def findings(b, e):
     return []
-
-
-def family_rows(b, e):
-    return ""
-
-
-def family_note(b, e):
-    return ""
-
-
-def per_cpu_rows(b, e):
-    return []
-
-
-def headline(b, e):
-    return ""
-
-
-def latency_rows(b, e):
-    """No probe in this experiment."""
-    return []

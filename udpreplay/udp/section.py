@@ -251,10 +251,6 @@ def family_rows(b, e):
             + L.fam_row("layer that lost the first answers", e4, e6, ["verdict", "layer"], None, None))
 
 
-def family_note(b, e):
-    return ""
-
-
 def per_cpu_rows(b, e):
     """Only the unshaped ceiling has a figure per CPU: a shaped link's
     ceiling is the link's."""
@@ -263,10 +259,6 @@ def per_cpu_rows(b, e):
         return [{"name": "UDP, %s" % to_text(e.get("variant")), "s": x["summary"], "f": x.get("file"), "path": ["per_cpu"],
                  "fig": "qps_per_cpu", "unit": "answers/s"}]
     return []
-
-
-def headline(b, e):
-    return ""
 
 
 def latency_rows(b, e):

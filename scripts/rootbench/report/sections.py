@@ -16,6 +16,9 @@ every function takes the bundle b and the experiment's registry entry e.
   latency_rows its rows of "Latency and availability (RSSAC047)": one per
                sweep (probe.latency_row), a sweep without a probe shown as
                such; [] for an experiment that is no sweep
+section and findings are required; a section.py that does not define one
+of the others has nothing there (SECTION_DEFAULTS: "" or []), so a
+section writes only what it shows.
 """
 
 import importlib.util
@@ -23,6 +26,8 @@ import os
 import re
 
 SECTION_INTERFACE = ["section", "findings", "family_rows", "family_note", "per_cpu_rows", "headline", "latency_rows"]
+SECTION_REQUIRED = ["section", "findings"]
+SECTION_DEFAULTS = {"family_rows": "", "family_note": "", "per_cpu_rows": [], "headline": "", "latency_rows": []}
 _FOLDER_RE = re.compile(r"[A-Za-z0-9_./-]+")
 
 
@@ -45,10 +50,21 @@ class Sections:
             spec = importlib.util.spec_from_file_location("rootbench_section_" + re.sub(r"\W", "_", d), path)
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
-            missing = [fn for fn in SECTION_INTERFACE if not callable(getattr(mod, fn, None))]
+            missing = [fn for fn in SECTION_REQUIRED if not callable(getattr(mod, fn, None))]
             if missing:
                 raise ValueError("%s/section.py lacks %s of the section interface" % (d, ", ".join(missing)))
             self.mods[d] = mod
 
     def call(self, fn, b, e):
-        return getattr(self.mods[e["folder"]], fn)(b, e)
+        return section_call(self.mods[e["folder"]], fn, b, e)
+
+
+def section_call(mod, fn, b, e):
+    """The interface function fn of the section module mod on (b, e); its
+    default (SECTION_DEFAULTS, a fresh copy) when mod does not define it."""
+    f = getattr(mod, fn, None)
+    if f is None and fn in SECTION_DEFAULTS:
+        return type(SECTION_DEFAULTS[fn])()
+    if not callable(f):
+        raise AttributeError("%s of the section interface is not defined" % fn)
+    return f(b, e)

@@ -17,24 +17,3 @@ def section(b, e):
 def findings(b, e):
     x = b["exps"].get(e["name"])
     return ["The toy counted " + val(x["summary"], x["file"], ["counted"]) + " points."] if ok(x) else []
-
-
-def family_rows(b, e):
-    return ""
-
-
-def family_note(b, e):
-    return ""
-
-
-def per_cpu_rows(b, e):
-    return []
-
-
-def headline(b, e):
-    return ""
-
-
-def latency_rows(b, e):
-    """No probe in this experiment."""
-    return []
