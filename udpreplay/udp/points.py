@@ -21,6 +21,7 @@ if __name__ == "__main__":
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 
 from rootbench.jqtext import to_json, to_text  # noqa: E402
+from rootbench.lifecycle import RunError, write_text  # noqa: E402
 from rootbench.rules import layers as L  # noqa: E402
 from rootbench.rules.arrivals import arrivals_point  # noqa: E402
 from rootbench.rules.jqlib import (JqError, add, alt, compare, div, each, get, gt, jmax, jround, loads,  # noqa: E402
@@ -175,29 +176,13 @@ def slurp(path):
 
 
 def write_whole(path, text):
-    """path written whole: a temporary beside it, then renamed (results_write)."""
-    tmp = "%s.tmp.%d" % (path, os.getpid())
+    """path written whole (rootbench.lifecycle.write_text: a temporary
+    beside it, then renamed); a failure is this tool's error, naming path
+    and the space left."""
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise JqError("cannot write %s: %s%s" % (path, e.strerror or e, disk_note(path)))
-
-
-def disk_note(path):
-    """What a failed write of path means: the space left on its file system
-    (results_disk_note of scripts/lib/results.sh)."""
-    try:
-        st = os.statvfs(os.path.dirname(path) or ".")
-    except OSError:
-        return ""
-    avail = st.f_bavail * st.f_frsize // 1024
-    return " (%d KiB free on the results file system%s)" % (avail, ": disk full" if avail < 1024 else "")
+        write_text(path, text)
+    except RunError as e:
+        raise JqError(str(e)) from e
 
 
 def point(o):
