@@ -34,6 +34,7 @@ import signal
 import subprocess
 import time
 
+from rootbench import target
 from rootbench.experiment import sibling
 from rootbench.lifecycle import RunError, utc_now, write_text
 from rootbench.testbed import Testbed
@@ -142,7 +143,10 @@ def answers(stats):
 
 
 def dnsperf(ctx, role, argv, timeout):
-    """dnsperf run in ROLE (scripts/testbed exec); its output."""
+    """dnsperf run in ROLE (scripts/testbed exec) once the target guard
+    admitted its destination (-s) and its source (ROLE's address); its
+    output."""
+    target.guard(ctx.top, [argv[argv.index("-s") + 1], ctx.role_addr.get(role, "")])
     full = ctx.testbed.argv("exec", role, "--", "timeout", str(int(timeout)), "dnsperf") + argv
     p = subprocess.run(full, capture_output=True, text=True, env=ctx.testbed.env)
     if p.returncode != 0:
@@ -310,7 +314,8 @@ def run(ctx):
             ctx.daemon_of[label] = st["server"]["program"]
             cgroot = st["cgroups"]
             ctx.tb_state = os.path.join(os.environ.get("RB_STATE_ROOT", "/run/rootbench"), st["prefix"])
-            ctx.server1_addr = next(r["ipv4"] for r in st["roles"] if r["role"] == "server1")
+            ctx.role_addr = {r["role"]: r.get("ipv4") or "" for r in st["roles"]}
+            ctx.server1_addr = ctx.role_addr["server1"]
             for m in o["measures"]:
                 ctx.check()
                 key = MEASURE_KEYS[m]

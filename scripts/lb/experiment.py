@@ -57,6 +57,7 @@ import sys
 import time
 
 from rootbench.capture import Capture, own_filter
+from rootbench import target
 from rootbench.experiment import sibling
 from rootbench.jqtext import to_text
 from rootbench.lifecycle import Interrupted, RunError, utc_now, write_text
@@ -127,19 +128,9 @@ def topology(top, player):
 
 
 def target_guard(top, allow, addr):
-    """analysis/target-check, the rule of analysis/lib/target.c written
-    once in C, admits ADDR (loopback, 198.18.0.0/15, 2001:2::/48 and the
-    lab's own ranges, RB_ALLOW_RANGES), or RunError with its refusal
-    (scripts/lib/target.sh's words)."""
-    prog = os.path.join(top, "analysis", "target-check")
-    if not os.access(prog, os.X_OK):
-        raise RunError("missing %s: run make" % prog)
-    argv = [prog] + (["--allow-range", allow] if allow else []) + [addr]
-    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if p.returncode == 0:
-        return
-    out = p.stdout.rstrip("\n").replace("target-check: ", "").replace("error: --allow-range:", "RB_ALLOW_RANGES:")
-    raise RunError(out[len("error: "):] if out.startswith("error: ") else out)
+    """analysis/target-check admits ADDR (rootbench.target.guard), or
+    RunError with its refusal."""
+    target.guard(top, [addr], allow or "")
 
 
 def parse_args(ctx, args):
