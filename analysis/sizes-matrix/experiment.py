@@ -56,6 +56,7 @@ import time
 from rootbench import settings as settings_rules
 from rootbench.capture import Capture
 from rootbench.experiment import load_path, sibling
+from rootbench.plot import gnuplot_figure
 from rootbench.lifecycle import RunError, json_pretty, run_dir, utc_now, write_json, write_text
 from rootbench.testbed import HostSpeed, family_parse, read_registry
 
@@ -289,22 +290,7 @@ def plot(top, d, s, tables):
         gvars = ("fig='%s'; datafile='%s.csv'; zs='%s'; ceil='%s'; paper_unsigned=%s; paper_signed=%s; w=1000; h=%d"
                  % (fig, base, zs, ceil, pu, ps, 680 if fig == "crossover" else 560))
         for term in ("png", "svg", "pdf"):
-            tmp = "%s.%s.tmp" % (base, term)
-            p = subprocess.run(["gnuplot", "-e", "%s; style='%s'; outfile='%s'; fmt='%s'" % (gvars, style, tmp, term),
-                                script], capture_output=True, text=True)
-            if p.returncode != 0:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise RunError("gnuplot (%s.%s from analysis/sizes-matrix/sizes-matrix.gp) failed: %s"
-                               % (fig, term, "\n".join(p.stderr.rstrip("\n").split("\n")[-3:])))
-            noise = [line for line in p.stderr.split("\n") if line and "Skipping data file with no valid points" not in line]
-            if noise:
-                sys.stderr.write("\n".join(noise) + "\n")
-            if not (os.path.exists(tmp) and os.path.getsize(tmp) > 0):
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise RunError("gnuplot wrote no %s.%s" % (fig, term))
-            os.replace(tmp, "%s.%s" % (base, term))
+            gnuplot_figure(script, "analysis/sizes-matrix/sizes-matrix.gp", gvars, style, base, fig, term)
 
 
 # ------------------------------------------------------------ the modes outside a run

@@ -49,6 +49,7 @@ from rootbench import settings as settings_rules
 from rootbench.capture import Capture
 from rootbench.experiment import sibling
 from rootbench.jqtext import to_text
+from rootbench.plot import gnuplot_figure
 from rootbench.lifecycle import RunError, json_pretty, run_dir, utc_now, write_json, write_text
 from rootbench.testbed import HostSpeed
 
@@ -580,22 +581,7 @@ class Sizes:
         style = top_file(self.top, "scripts", "lib", "style.gp")
         script = folder_file("sizes.gp")
         for term in ("png", "svg", "pdf"):
-            tmp = "%s.%s.tmp" % (base, term)
-            p = subprocess.run(["gnuplot", "-e", "%s; style='%s'; outfile='%s'; fmt='%s'" % (gvars, style, tmp, term),
-                                script], capture_output=True, text=True)
-            if p.returncode != 0:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise RunError("gnuplot (sizes.%s from analysis/sizes/sizes.gp) failed: %s"
-                               % (term, "\n".join(p.stderr.rstrip("\n").split("\n")[-3:])))
-            noise = [line for line in p.stderr.split("\n") if line and "Skipping data file with no valid points" not in line]
-            if noise:
-                sys.stderr.write("\n".join(noise) + "\n")
-            if not (os.path.exists(tmp) and os.path.getsize(tmp) > 0):
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise RunError("gnuplot wrote no sizes.%s" % term)
-            os.replace(tmp, "%s.%s" % (base, term))
+            gnuplot_figure(script, "analysis/sizes/sizes.gp", gvars, style, base, "sizes", term)
 
     def summary(self, status, error):
         ctx = self.ctx

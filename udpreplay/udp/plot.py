@@ -23,6 +23,7 @@ if __name__ == "__main__":
 
 from rootbench import settings as settings_rules  # noqa: E402
 from rootbench.jqtext import to_text  # noqa: E402
+from rootbench.plot import gnuplot_figure  # noqa: E402
 from rootbench.lifecycle import RunError  # noqa: E402
 from rootbench.experiment import load_path  # noqa: E402
 
@@ -127,22 +128,7 @@ def render(script, out, gvars):
     style = os.path.join(TOP, "scripts", "lib", "style.gp")
     name = os.path.basename(out)
     for term in FORMATS:
-        tmp = "%s.%s.tmp" % (out, term)
-        p = subprocess.run(["gnuplot", "-e", "%s; style='%s'; outfile='%s'; fmt='%s'" % (gvars, style, tmp, term), script],
-                           capture_output=True, text=True)
-        if p.returncode != 0:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise RunError("gnuplot (%s.%s from %s) failed: %s" % (
-                name, term, os.path.relpath(script, TOP), "\n".join(p.stderr.rstrip("\n").split("\n")[-3:])))
-        noise = [line for line in p.stderr.split("\n") if line and "Skipping data file with no valid points" not in line]
-        if noise:
-            sys.stderr.write("\n".join(noise) + "\n")
-        if not (os.path.exists(tmp) and os.path.getsize(tmp) > 0):
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise RunError("gnuplot wrote no %s.%s" % (name, term))
-        os.replace(tmp, "%s.%s" % (out, term))
+        gnuplot_figure(script, os.path.relpath(script, TOP), gvars, style, out, name, term)
 
 
 def probe_plot(summary, out):
